@@ -1,0 +1,1 @@
+"""Figure builders: pure functions, data in, plotly Figure out. No Streamlit, no maths beyond layout."""

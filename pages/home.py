@@ -1,0 +1,32 @@
+"""The lesson map: each lesson's question and goal, where to start, and what this learner has done."""
+
+import streamlit as st
+
+from ui import progress
+from ui.content import load_lesson, page_index
+
+home = load_lesson("home")
+st.title(home.title)
+st.markdown(f"#### {home.question}")
+st.info(home.analogy.strip(), icon=":material/lightbulb:")
+st.markdown(f"**What you will be able to do.** {home.goal}")
+
+lessons = [p for p in page_index() if p.slug != "home"]
+visited = set(progress.visited())
+st.markdown(f"**Where to start.** {home.trap.strip()}")
+st.page_link(f"pages/{lessons[0].slug}.py", label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
+
+section = None
+for entry in lessons:
+    if entry.section != section:
+        section = entry.section
+        st.subheader(section)
+    text = load_lesson(entry.slug)
+    answers = progress.answers(entry.slug)
+    with st.container(border=True):
+        status = "visited" if entry.slug in visited else "not visited yet"
+        if answers:
+            status += f" · {sum(answers.values())} of {len(answers)} questions right first time"
+        st.page_link(f"pages/{entry.slug}.py", label=text.title, icon=entry.icon)
+        st.markdown(f"*{text.question}*")
+        st.caption(f"Goal: {text.goal}  \nProgress: {status}")

@@ -1,0 +1,110 @@
+"""Lesson text, read from assets/lessons/*.toml so a teacher can edit it without touching code.
+
+Pure Python (no Streamlit): the loader and its validation are unit-tested directly.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+LESSONS_DIR = Path(__file__).resolve().parent.parent / "assets" / "lessons"
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    feedback: str
+    correct: bool = False
+
+
+@dataclass(frozen=True)
+class Check:
+    """A multiple-choice question with feedback for every option (misconception checks and predictions)."""
+
+    id: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    explanation: str = ""
+
+    @property
+    def answer(self) -> int:
+        return next(i for i, c in enumerate(self.choices) if c.correct)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    slug: str
+    title: str
+    question: str
+    analogy: str
+    goal: str
+    foundations: tuple[str, ...]
+    trap: str
+    takeaways: tuple[tuple[str, str], ...]
+    next_text: str
+    more: str = ""
+    checks: tuple[Check, ...] = ()
+    predictions: dict[str, Check] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def check(self, check_id: str) -> Check:
+        return next(c for c in self.checks if c.id == check_id)
+
+
+@dataclass(frozen=True)
+class PageEntry:
+    slug: str
+    title: str
+    icon: str
+    section: str
+
+
+def _check(raw: dict, where: str) -> Check:
+    choices = tuple(Choice(text=c["text"], feedback=c["feedback"], correct=bool(c.get("correct", False)))
+                    for c in raw["choices"])
+    if sum(c.correct for c in choices) != 1:
+        raise ValueError(f"{where}: check '{raw.get('id')}' needs exactly one correct choice.")
+    return Check(id=raw["id"], prompt=raw["prompt"], choices=choices, explanation=raw.get("explanation", ""))
+
+
+@lru_cache(maxsize=32)
+def load_lesson(slug: str) -> Lesson:
+    """Read assets/lessons/<slug>.toml. Raises KeyError naming the missing field."""
+    path = LESSONS_DIR / f"{slug}.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        return Lesson(
+            slug=slug,
+            title=raw["title"],
+            question=raw["question"],
+            analogy=raw["analogy"],
+            goal=raw["goal"],
+            foundations=tuple(raw["foundations"]),
+            trap=raw["trap"],
+            takeaways=tuple((t["title"], t["text"]) for t in raw["takeaways"]),
+            next_text=raw["next"],
+            more=raw.get("more", ""),
+            checks=tuple(_check(c, slug) for c in raw.get("checks", [])),
+            predictions={p["id"]: _check(p, slug) for p in raw.get("predictions", [])},
+            notes=dict(raw.get("notes", {})),
+        )
+    except KeyError as missing:
+        raise KeyError(f"{path.name} is missing the field {missing}") from None
+
+
+@lru_cache(maxsize=1)
+def page_index() -> tuple[PageEntry, ...]:
+    """The lessons in teaching order, from assets/lessons/index.toml."""
+    raw = tomllib.loads((LESSONS_DIR / "index.toml").read_text(encoding="utf-8"))
+    return tuple(PageEntry(slug=p["slug"], title=p["title"], icon=p["icon"], section=s["name"])
+                 for s in raw["sections"] for p in s["pages"])
+
+
+def neighbours(slug: str) -> tuple[PageEntry | None, PageEntry | None]:
+    """The lesson before and after ``slug`` in teaching order (home is not a lesson)."""
+    lessons = [p for p in page_index() if p.slug != "home"]
+    i = next(i for i, p in enumerate(lessons) if p.slug == slug)
+    return (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
