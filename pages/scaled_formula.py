@@ -6,6 +6,7 @@ import streamlit as st
 import attention_core as core
 from figures import palette
 from figures.formula import output_figure, stage_figure
+from ui.charts import chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, table
 
@@ -67,14 +68,17 @@ if trace is not None:
             st.caption(how)
             st.dataframe(table(matrix, q_labels, cols), width="stretch")
         with right:
-            st.plotly_chart(stage_figure(matrix, stage, q_labels, cols), key=f"fig_{stage}")
+            chart(stage_figure(matrix, stage, q_labels, cols), f"{stage.capitalize()} for each query (rows) and key.",
+                  None, key=f"fig_{stage}")
     left, right = st.columns([2, 3])
     with left:
         st.markdown("**④ Output**")
         st.caption("Each output row is the weighted sum Σⱼ αⱼ vⱼ of the value rows.")
         st.dataframe(table(trace.output, q_labels, [f"d{j + 1}" for j in range(d_v)]), width="stretch")
     with right:
-        st.plotly_chart(output_figure(trace.V, trace.output, trace.weights, v_labels), key="fig_output")
+        chart(output_figure(trace.V, trace.output, trace.weights, v_labels),
+              "The value vectors (circles sized by q1's weight on each) and the output (star) that blends them.",
+              table(trace.V, v_labels, [f"d{j + 1}" for j in range(d_v)]), key="fig_output")
 
     st.subheader("The exact result for q1")
     w, out = trace.weights[0], trace.output[0]
