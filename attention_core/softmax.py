@@ -76,5 +76,5 @@ def sigmoid(x: object) -> np.ndarray:
 
 def sigmoid_slope(x: object) -> np.ndarray:
     """S'(x) = S(x)(1 − S(x)): at most 1/4 (at x = 0), and → 0 as |x| grows."""
-    s = sigmoid(x)
-    return s * (1.0 - s)
+    x = as_array(x, "x")
+    return sigmoid(x) * sigmoid(-x)                       # 1 − S(x) = S(−x), exact even when S(x) rounds to 1

@@ -1,0 +1,38 @@
+"""Lesson files: every lesson loads, has every part of the frame, and its checks are well formed."""
+
+import pytest
+
+from ui.content import load_lesson, neighbours, page_index
+
+LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_lesson_has_every_part(slug):
+    lesson = load_lesson(slug)
+    for part in (lesson.title, lesson.question, lesson.analogy, lesson.goal, lesson.trap, lesson.next_text):
+        assert part.strip()
+    assert lesson.foundations and lesson.takeaways
+    for check in lesson.checks + tuple(lesson.predictions.values()):
+        assert sum(c.correct for c in check.choices) == 1
+        assert all(c.feedback.strip() for c in check.choices), f"{slug}/{check.id}: every option needs feedback"
+
+
+def test_neighbours_follow_the_index():
+    order = LESSONS
+    first_prev, first_next = neighbours(order[0])
+    assert first_prev is None
+    if len(order) > 1:
+        assert first_next.slug == order[1]
+        assert neighbours(order[-1])[1] is None
+
+
+def test_missing_field_is_named(tmp_path, monkeypatch):
+    import ui.content as content
+
+    (tmp_path / "broken.toml").write_text('title = "x"\n', encoding="utf-8")
+    monkeypatch.setattr(content, "LESSONS_DIR", tmp_path)
+    content.load_lesson.cache_clear()
+    with pytest.raises(KeyError, match="question"):
+        content.load_lesson("broken")
+    content.load_lesson.cache_clear()

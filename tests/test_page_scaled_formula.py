@@ -1,0 +1,85 @@
+"""The step-by-step formula page: defaults from the seed, every control, and bad entries."""
+
+import numpy as np
+
+import attention_core as core
+from tests.conftest import texts
+
+SEED = dict(Q=[[1, 0, 1, 0]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 1]], V=[[1, 2], [3, 4], [5, 6]])
+
+
+def frame_of(at, n):
+    return at.dataframe[n].value
+
+
+def test_defaults_show_the_exact_seed_numbers(open_page):
+    at = open_page("scaled_formula")
+    shown = texts(at)
+    ref = core.scaled_dot_product_attention(**SEED)
+    for a in ref.weights[0]:
+        assert f"{a:.6f}" in shown
+    assert "[" + ", ".join(f"{o:.6f}" for o in ref.output[0]) + "]" in shown
+    assert "(1×4) · (4×3) → (1×3)" in shown and "(1×3) · (3×2) → (1×2)" in shown
+    np.testing.assert_allclose(frame_of(at, 0).to_numpy(), ref.scores, atol=1e-6)
+    np.testing.assert_allclose(frame_of(at, 2).to_numpy(), ref.weights, atol=1e-6)
+    np.testing.assert_allclose(frame_of(at, 3).to_numpy(), ref.output, atol=1e-6)
+
+
+def test_turning_scaling_off_sharpens_the_weights(open_page):
+    at = open_page("scaled_formula")
+    before = frame_of(at, 2).to_numpy().max()
+    at.toggle(key="scale").set_value(False).run()
+    assert not at.exception
+    after = frame_of(at, 2).to_numpy()
+    ref = core.scaled_dot_product_attention(**SEED, scale=False).weights
+    np.testing.assert_allclose(after, ref, atol=1e-6)
+    assert after.max() > before
+    assert "not applied" in texts(at)
+
+
+def test_adding_a_key_and_value_changes_the_shapes(open_page):
+    at = open_page("scaled_formula")
+    at.text_area(key="K").set_value("1,1,0,0\n0,0,1,1\n1,0,1,1\n0,1,0,1").run()
+    at.text_area(key="V").set_value("1,2\n3,4\n5,6\n7,8").run()
+    assert not at.exception
+    assert "(1×4) · (4×4) → (1×4)" in texts(at)
+    assert frame_of(at, 2).shape == (1, 4)
+
+
+def test_two_queries_show_a_heatmap_row_each(open_page):
+    at = open_page("scaled_formula")
+    at.text_area(key="Q").set_value("1,0,1,0\n0,1,0,1").run()
+    assert frame_of(at, 2).shape == (2, 3)
+    assert "(2×4) · (4×3) → (2×3)" in texts(at)
+
+
+def test_bad_entries_get_clear_messages_and_no_traceback(open_page):
+    at = open_page("scaled_formula")
+    cases = {
+        "Q": ["1, 0, x, 0", "1, nan, 1, 0", "", "1, 0, 1", "<script>alert(1)</script>", "1e400, 0, 0, 0"],
+        "V": ["1, 2\n3, 4"],
+    }
+    for key, values in cases.items():
+        for value in values:
+            at.text_area(key=key).set_value(value).run()
+            assert not at.exception, (key, value)
+            assert at.error, f"no message for {key}={value!r}"
+        at.text_area(key=key).set_value({"Q": "1, 0, 1, 0", "V": "1, 2\n3, 4\n5, 6"}[key]).run()
+        assert not at.error
+
+
+def test_a_prepared_link_opens_in_that_state(open_page):
+    at = open_page("scaled_formula", scale="false", Q="0, 1, 0, 1")
+    assert not at.toggle(key="scale").value
+    ref = core.scaled_dot_product_attention([[0, 1, 0, 1]], SEED["K"], SEED["V"], scale=False)
+    np.testing.assert_allclose(frame_of(at, 2).to_numpy(), ref.weights, atol=1e-6)
+
+
+def test_misconception_check_gives_feedback_on_each_option(open_page):
+    at = open_page("scaled_formula")
+    radio = at.radio(key="scaled_formula__check__softmax_needed")
+    for option in radio.options:
+        radio.set_value(option).run()
+        assert at.success or at.error
+    radio.set_value(radio.options[1]).run()
+    assert at.success
