@@ -70,3 +70,18 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
         return tidy(fig, STAGE_TITLES["output"], "component 1", "component 2")
     return stage_figure(output, "output", [f"output {i + 1}" for i in range(output.shape[0])],
                         [f"dim {j + 1}" for j in range(output.shape[1])])
+
+
+def formula_latex(upto: int = 5) -> str:
+    """softmax(QKᵀ/√dₖ)V in LaTeX, each term in its stage colour; terms past step ``upto`` are greyed.
+
+    Steps, read left to right as in the lesson: 1 QKᵀ, 2 the transpose, 3 ÷√dₖ, 4 softmax, 5 ·V.
+    """
+    def colour(step: int, hex_colour: str, tex: str) -> str:
+        return rf"\textcolor{{{hex_colour if step <= upto else palette.NEUTRAL}}}{{{tex}}}"
+
+    qk = colour(1, palette.SCORES, "Q") + colour(1, palette.SCORES, "K") + "^{" + colour(2, palette.KEY, r"\top") + "}"
+    softmax = colour(4, palette.WEIGHTS, r"\operatorname{softmax}")
+    root = colour(3, palette.SCALED, r"\sqrt{d_k}")
+    v = colour(5, palette.VALUE, "V")
+    return r"\operatorname{Attention}(Q,K,V)=" + softmax + r"\!\left(\frac{" + qk + "}{" + root + r"}\right)" + v

@@ -7,6 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Shared, noisy machines: no per-example deadline (speed is measured by benchmarks, not tests).
+settings.register_profile("shared", deadline=None)
+settings.load_profile("shared")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -20,6 +25,8 @@ def open_page():
 
     def _open(slug: str, **params: str):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        if "present" in params:                            # presenter mode is read when the session starts
+            at.query_params["present"] = params["present"]
         at.run()
         assert not at.exception, at.exception
         if slug != "home":

@@ -14,8 +14,14 @@ def test_lesson_has_every_part(slug):
         assert part.strip()
     assert lesson.foundations and lesson.takeaways
     for check in lesson.checks + tuple(lesson.predictions.values()):
+        if check.right and check.wrong:                   # the page supplies the options
+            filled = check.with_options(["a", "b"], 1, **{k: "x" for k in ("weight", "value", "token", "key")})
+            assert [c.correct for c in filled.choices] == [False, True]
+            continue
         assert sum(c.correct for c in check.choices) == 1
         assert all(c.feedback.strip() for c in check.choices), f"{slug}/{check.id}: every option needs feedback"
+    assert lesson.checks, f"{slug} needs at least one misconception check"
+    assert lesson.predictions, f"{slug} needs at least one prediction"
 
 
 def test_neighbours_follow_the_index():

@@ -12,8 +12,41 @@ def frame_of(at, n):
     return at.dataframe[n].value
 
 
-def test_defaults_show_the_exact_seed_numbers(open_page):
+def reveal(at, choice="k3"):
+    """Commit to a prediction and reveal: the weights and the output are shown only after that."""
+    at.radio(key="scaled_formula__predict__top_key").set_value(choice).run()
+    at.button(key="scaled_formula__predict__top_key__button").click().run()
+    return at
+
+
+def test_weights_stay_hidden_until_a_prediction_is_revealed(open_page):
     at = open_page("scaled_formula")
+    assert len(at.dataframe) == 2, "only scores and scaled scores before the prediction"
+    assert at.button(key="scaled_formula__predict__top_key__button").disabled, "no reveal before a prediction"
+    reveal(at, "k1")
+    assert len(at.dataframe) == 5, "weights, output and the values' table now appear"
+    assert "Not k1" in at.error[0].value and "k3" in at.error[0].value
+    assert at.session_state["_progress"]["answers"]["scaled_formula"]["predict:top_key"] is False
+
+
+def test_tied_scores_make_the_tie_the_right_prediction(open_page):
+    at = open_page("scaled_formula", K="1,0,1,0\n1,0,1,0", V="1,2\n3,4")
+    reveal(at, "A tie for the top")
+    assert at.success and "tie" in at.success[0].value.lower()
+
+
+def test_hand_computed_softmax_is_checked_with_a_tolerance(open_page):
+    at = open_page("scaled_formula")
+    answer = core.scaled_dot_product_attention(**SEED).weights[0, 2]
+    box = at.number_input(key="scaled_formula__exercise__top_weight")
+    box.set_value(round(answer, 4)).run()
+    assert at.success and f"{answer:.6f}" in at.success[0].value
+    box.set_value(round(answer + 0.01, 4)).run()
+    assert any("Not quite" in e.value for e in at.error)
+
+
+def test_defaults_show_the_exact_seed_numbers(open_page):
+    at = reveal(open_page("scaled_formula"))
     shown = texts(at)
     ref = core.scaled_dot_product_attention(**SEED)
     for a in ref.weights[0]:
@@ -26,7 +59,7 @@ def test_defaults_show_the_exact_seed_numbers(open_page):
 
 
 def test_turning_scaling_off_sharpens_the_weights(open_page):
-    at = open_page("scaled_formula")
+    at = reveal(open_page("scaled_formula"))
     before = frame_of(at, 2).to_numpy().max()
     at.toggle(key="scale").set_value(False).run()
     assert not at.exception
@@ -38,7 +71,7 @@ def test_turning_scaling_off_sharpens_the_weights(open_page):
 
 
 def test_adding_a_key_and_value_changes_the_shapes(open_page):
-    at = open_page("scaled_formula")
+    at = reveal(open_page("scaled_formula"))
     at.text_area(key="K").set_value("1,1,0,0\n0,0,1,1\n1,0,1,1\n0,1,0,1").run()
     at.text_area(key="V").set_value("1,2\n3,4\n5,6\n7,8").run()
     assert not at.exception
@@ -47,7 +80,7 @@ def test_adding_a_key_and_value_changes_the_shapes(open_page):
 
 
 def test_two_queries_show_a_heatmap_row_each(open_page):
-    at = open_page("scaled_formula")
+    at = reveal(open_page("scaled_formula"))
     at.text_area(key="Q").set_value("1,0,1,0\n0,1,0,1").run()
     assert frame_of(at, 2).shape == (2, 3)
     assert "(2×4) · (4×3) → (2×3)" in texts(at)
@@ -69,8 +102,9 @@ def test_bad_entries_get_clear_messages_and_no_traceback(open_page):
 
 
 def test_a_prepared_link_opens_in_that_state(open_page):
-    at = open_page("scaled_formula", scale="false", Q="0, 1, 0, 1")
+    at = reveal(open_page("scaled_formula", scale="false", Q="0, 1, 0, 1"))
     assert not at.toggle(key="scale").value
+    assert at.text_area(key="Q").value == "0, 1, 0, 1"
     ref = core.scaled_dot_product_attention([[0, 1, 0, 1]], SEED["K"], SEED["V"], scale=False)
     np.testing.assert_allclose(frame_of(at, 2).to_numpy(), ref.weights, atol=1e-6)
 
@@ -83,3 +117,34 @@ def test_misconception_check_gives_feedback_on_each_option(open_page):
         assert at.success or at.error
     radio.set_value(radio.options[1]).run()
     assert at.success
+
+
+def test_a_tampered_link_falls_back_to_defaults_with_a_notice(open_page):
+    at = open_page("scaled_formula", Q="<script>alert(1)</script>", scale="banana", K="1e999")
+    assert not at.exception
+    assert at.text_area(key="Q").value == "1, 0, 1, 0" and at.toggle(key="scale").value is True
+    notices = " ".join(w.value for w in at.warning)
+    assert "could not be used" in notices and "`scale`" in notices
+    assert not at.error, "the defaults were used, so nothing is left in error"
+
+
+def test_link_to_this_view_carries_the_current_state(open_page):
+    at = open_page("scaled_formula")
+    at.toggle(key="scale").set_value(False).run()
+    at.text_area(key="V").set_value("0, 1\n1, 0\n1, 1").run()
+    link = at.code[-1].value
+    assert "scale=false" in link and "V=0%2C+1%0A1%2C+0%0A1%2C+1" in link
+
+
+def test_presenter_mode_steps_through_the_formula(open_page):
+    at = open_page("scaled_formula", present="1")
+    assert at.session_state["_present"] is True
+    assert "Step 1 of 5" in texts(at) and len(at.dataframe) == 1
+    for step in range(2, 6):
+        at.button(key="scaled_formula__step__next").click().run()
+        assert f"Step {step} of 5" in texts(at)
+    assert at.button(key="scaled_formula__step__next").disabled
+    reveal(at)
+    assert len(at.dataframe) == 5
+    at.button(key="scaled_formula__step__back").click().run()
+    assert "Step 4 of 5" in texts(at) and len(at.dataframe) == 3

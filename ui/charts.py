@@ -7,9 +7,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from ui import present
+
 
 def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | None, key: str) -> None:
-    """Render ``fig`` with its caption and a collapsed "Show the numbers" table."""
+    """Render ``fig`` with its caption and a collapsed "Show the numbers" table (enlarged when presenting)."""
+    if present.active():
+        fig.update_layout(height=int((fig.layout.height or 320) * 1.4), font={"size": 18})
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
     st.caption(caption)
     if numbers is not None:

@@ -28,10 +28,34 @@ class Check:
     prompt: str
     choices: tuple[Choice, ...]
     explanation: str = ""
+    right: str = ""                                       # feedback templates for choices the page supplies
+    wrong: str = ""
 
     @property
     def answer(self) -> int:
         return next(i for i, c in enumerate(self.choices) if c.correct)
+
+    def with_options(self, options: list[str], answer: int, **values: object) -> Check:
+        """A copy whose choices come from the page (e.g. the current keys), feedback from the templates."""
+        fill = {"answer": options[answer], **values}
+        choices = tuple(
+            Choice(text=o, correct=i == answer,
+                   feedback=(self.right if i == answer else self.wrong).format(picked=o, **fill))
+            for i, o in enumerate(options)
+        )
+        return Check(id=self.id, prompt=self.prompt.format(**fill), choices=choices,
+                     explanation=self.explanation.format(**fill))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A number the learner works out by hand; the page supplies the exact answer."""
+
+    id: str
+    prompt: str
+    tolerance: float
+    right: str
+    wrong: str
 
 
 @dataclass(frozen=True)
@@ -48,6 +72,7 @@ class Lesson:
     more: str = ""
     checks: tuple[Check, ...] = ()
     predictions: dict[str, Check] = field(default_factory=dict)
+    exercises: dict[str, Exercise] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
 
     def check(self, check_id: str) -> Check:
@@ -64,10 +89,13 @@ class PageEntry:
 
 def _check(raw: dict, where: str) -> Check:
     choices = tuple(Choice(text=c["text"], feedback=c["feedback"], correct=bool(c.get("correct", False)))
-                    for c in raw["choices"])
-    if sum(c.correct for c in choices) != 1:
-        raise ValueError(f"{where}: check '{raw.get('id')}' needs exactly one correct choice.")
-    return Check(id=raw["id"], prompt=raw["prompt"], choices=choices, explanation=raw.get("explanation", ""))
+                    for c in raw.get("choices", []))
+    dynamic = "right" in raw and "wrong" in raw
+    if not dynamic and sum(c.correct for c in choices) != 1:
+        raise ValueError(f"{where}: check '{raw.get('id')}' needs exactly one correct choice "
+                         "(or 'right' and 'wrong' feedback for choices the page supplies).")
+    return Check(id=raw["id"], prompt=raw["prompt"], choices=choices, explanation=raw.get("explanation", ""),
+                 right=raw.get("right", ""), wrong=raw.get("wrong", ""))
 
 
 @lru_cache(maxsize=32)
@@ -89,6 +117,8 @@ def load_lesson(slug: str) -> Lesson:
             more=raw.get("more", ""),
             checks=tuple(_check(c, slug) for c in raw.get("checks", [])),
             predictions={p["id"]: _check(p, slug) for p in raw.get("predictions", [])},
+            exercises={e["id"]: Exercise(id=e["id"], prompt=e["prompt"], tolerance=float(e["tolerance"]),
+                                         right=e["right"], wrong=e["wrong"]) for e in raw.get("exercises", [])},
             notes=dict(raw.get("notes", {})),
         )
     except KeyError as missing:

@@ -1,17 +1,20 @@
 """The lesson frame every page shares: question, analogy, goal, foundations, trap, takeaways, next.
 
 A page calls ``frame = lesson("slug")`` once, then ``frame.header()`` at the top and
-``frame.footer()`` at the bottom; ``frame.check(...)`` and ``frame.predict(...)`` place the
-questions whose text lives in the lesson's TOML file.
+``frame.footer()`` at the bottom. In between, ``frame.check``, ``frame.predict`` and
+``frame.exercise`` place the questions whose words live in the lesson's TOML file, and
+``frame.steps`` lets a presenter reveal a page one stage at a time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import progress
+from ui import present, progress
 from ui.content import Check, Lesson, load_lesson, neighbours
 
 PAGE_FILES = "pages/{slug}.py"
@@ -20,23 +23,30 @@ PAGE_FILES = "pages/{slug}.py"
 @dataclass
 class Frame:
     text: Lesson
+    link_params: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
         return self.text.slug
 
+    def _folded(self, label: str):
+        """Prose sits in an expander in presenter mode, so the projector shows the interactive."""
+        return st.expander(label) if present.active() else nullcontext()
+
     def header(self) -> None:
         t = self.text
         st.title(t.title)
         st.markdown(f"#### {t.question}")
-        st.info(t.analogy.strip(), icon=":material/lightbulb:")
-        st.markdown(f"**Learning goal.** {t.goal}")
+        with self._folded("Analogy and learning goal"):
+            st.info(t.analogy.strip(), icon=":material/lightbulb:")
+            st.markdown(f"**Learning goal.** {t.goal}")
         with st.expander("Helpful foundations"):
             st.markdown("\n".join(f"- {f}" for f in t.foundations))
 
     def note(self, name: str) -> None:
         """A named paragraph from the lesson file's [notes] table."""
-        st.markdown(self.text.notes[name].strip())
+        with self._folded(self.text.notes[name].strip().split("**")[1] if "**" in self.text.notes[name] else "Note"):
+            st.markdown(self.text.notes[name].strip())
 
     def trap(self) -> None:
         st.warning(f"**Common trap.** {self.text.trap.strip()}", icon=":material/warning:")
@@ -44,11 +54,30 @@ class Frame:
     def check(self, check_id: str) -> bool | None:
         """A multiple-choice check with feedback on each option. Returns True/False once answered."""
         c = self.text.check(check_id)
-        return _ask(self.slug, c, key=f"{self.slug}__check__{c.id}")
+        key = f"{self.slug}__check__{c.id}"
+        with st.container(border=True):
+            st.markdown(f"**Check yourself.** {c.prompt}")
+            choice = st.radio("Your answer", [ch.text for ch in c.choices], index=None, key=key,
+                              label_visibility="collapsed")
+            if choice is None:
+                return None
+            picked = next(ch for ch in c.choices if ch.text == choice)
+            (st.success if picked.correct else st.error)(picked.feedback)
+            if picked.correct and c.explanation:
+                st.markdown(c.explanation.strip())
+        progress.record(self.slug, f"check:{c.id}", picked.correct)
+        return picked.correct
 
-    def predict(self, prediction_id: str) -> bool:
-        """Ask for a prediction; return True once the learner has committed and asked to reveal."""
-        p = self.text.predictions[prediction_id]
+    def predict(self, prediction_id: str, options: list[str] | None = None, answer: int | None = None,
+                **values: object) -> bool:
+        """Ask for a prediction; return True once the learner has committed to one and revealed the answer.
+
+        Choices come from the TOML file, or from the page (``options`` and the index of the ``answer``)
+        when the right answer depends on what the learner has set.
+        """
+        p: Check = self.text.predictions[prediction_id]
+        if options is not None:
+            p = p.with_options(options, answer, **values)
         key = f"{self.slug}__predict__{p.id}"
         revealed_key = f"{key}__revealed"
         with st.container(border=True):
@@ -56,27 +85,64 @@ class Frame:
             choice = st.radio("Your prediction", [c.text for c in p.choices], index=None, key=key,
                               label_visibility="collapsed")
             if not st.session_state.get(revealed_key):
-                if st.button("Reveal the answer", key=f"{key}__button", disabled=choice is None):
-                    st.session_state[revealed_key] = True
-                    progress.record(self.slug, f"predict:{p.id}", choice == p.choices[p.answer].text)
-                else:
+                if not st.button("Reveal the answer", key=f"{key}__button", disabled=choice is None):
+                    if choice is None:
+                        st.caption("Pick an answer to unlock the reveal.")
                     return False
-            picked = next((c for c in p.choices if c.text == choice), p.choices[p.answer])
-            (st.success if picked.correct else st.error)(picked.feedback)
+                st.session_state[revealed_key] = True
+                progress.record(self.slug, f"predict:{p.id}", choice == p.choices[p.answer].text)
+            picked = next((c for c in p.choices if c.text == choice), None)
+            if picked is not None:
+                (st.success if picked.correct else st.error)(picked.feedback)
             if p.explanation:
                 st.markdown(p.explanation.strip())
         return True
+
+    def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
+        """A number to work out by hand, checked against ``answer`` within the lesson's tolerance."""
+        ex = self.text.exercises[exercise_id]
+        fill = {"answer": answer, **values}
+        with st.container(border=True):
+            st.markdown(f"**Work it out by hand.** {ex.prompt.format(**fill)}")
+            guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001,
+                                    key=f"{self.slug}__exercise__{ex.id}")
+            if guess is None:
+                return None
+            correct = abs(guess - answer) <= ex.tolerance
+            (st.success if correct else st.error)((ex.right if correct else ex.wrong).format(guess=guess, **fill))
+        progress.record(self.slug, f"exercise:{ex.id}", correct)
+        return correct
+
+    def steps(self, labels: list[str]) -> int:
+        """How many reveal stages to show: all of them, or in presenter mode as many as the presenter
+        has stepped to with the buttons (or a clicker's Page Down / Page Up)."""
+        if not present.active():
+            return len(labels)
+        key = f"{self.slug}__step"
+        shown = min(max(st.session_state.get(key, 1), 1), len(labels))
+
+        def move(by: int) -> None:
+            st.session_state[key] = min(max(st.session_state.get(key, 1) + by, 1), len(labels))
+
+        with st.container(border=True):
+            back, status, forward = st.columns([1, 4, 1])
+            back.button("◀ Back", key=f"{key}__back", disabled=shown <= 1, on_click=move, args=(-1,))
+            forward.button("Next ▶", key=f"{key}__next", disabled=shown >= len(labels), on_click=move, args=(1,))
+            status.markdown(f"**Step {shown} of {len(labels)}:** {labels[shown - 1]}")
+        present.clicker_keys(f"{key}__next", f"{key}__back")
+        return shown
 
     def footer(self) -> None:
         t = self.text
         if t.more:
             with st.expander("More context and the mechanics"):
                 st.markdown(t.more.strip())
-        st.subheader("Takeaways")
-        for title, body in t.takeaways:
-            st.markdown(f"- **{title}.** {body}")
+        with self._folded("Takeaways and what comes next"):
+            st.subheader("Takeaways")
+            for title, body in t.takeaways:
+                st.markdown(f"- **{title}.** {body}")
+            st.markdown(f"**Next connection.** {t.next_text}")
         before, after = neighbours(self.slug)
-        st.markdown(f"**Next connection.** {t.next_text}")
         cols = st.columns(2)
         if before is not None:
             cols[0].page_link(PAGE_FILES.format(slug=before.slug), label=f"Previous: {before.title}",
@@ -84,24 +150,62 @@ class Frame:
         if after is not None:
             cols[1].page_link(PAGE_FILES.format(slug=after.slug), label=f"Next: {after.title}",
                               icon=":material/arrow_forward:")
+        self._link_notice()
+        with st.popover("Link to this view", icon=":material/link:"):
+            st.caption("Copy this link to open the page with every control exactly as it is now.")
+            st.code(view_link(self.slug), language=None, wrap_lines=True)
+
+    def _link_notice(self) -> None:
+        """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""
+        dropped = sorted(k for k, v in self.link_params.items()
+                         if k not in st.query_params and not _matches_state(k, v))
+        if dropped:
+            st.warning("This link had settings this page could not use, so their defaults are shown instead: "
+                       + ", ".join(f"`{k[:40]}`" for k in dropped[:10]) + ".", icon=":material/link_off:")
 
 
-def _ask(slug: str, c: Check, key: str) -> bool | None:
-    with st.container(border=True):
-        st.markdown(f"**Check yourself.** {c.prompt}")
-        choice = st.radio("Your answer", [ch.text for ch in c.choices], index=None, key=key,
-                          label_visibility="collapsed")
-        if choice is None:
-            return None
-        picked = next(ch for ch in c.choices if ch.text == choice)
-        (st.success if picked.correct else st.error)(picked.feedback)
-        if picked.correct and c.explanation:
-            st.markdown(c.explanation.strip())
-        progress.record(slug, f"check:{c.id}", picked.correct)
-        return picked.correct
+def _matches_state(key: str, raw: list[str]) -> bool:
+    """True when a parameter was dropped only because it equals the widget's default value."""
+    if key not in st.session_state or not raw:
+        return key == "present"
+    value = st.session_state[key]
+    text = raw[0]
+    if isinstance(value, bool):
+        return text.lower() == str(value).lower()
+    if isinstance(value, int | float):
+        try:
+            return float(text) == float(value)
+        except ValueError:
+            return False
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value] == raw
+    return str(value) == text
+
+
+def view_link(slug: str) -> str:
+    """This page's URL carrying every lesson control's current value (relative when the app's URL is unknown).
+
+    Lesson controls are the keyed widgets whose keys are plain names (frame and progress keys hold "__"
+    or start with "_"); their values are read from the session, since the browser, not Python, keeps
+    the bound part of the URL up to date.
+    """
+    params: dict[str, list[str]] = {k: st.query_params.get_all(k) for k in st.query_params}
+    for key, value in st.session_state.to_dict().items():
+        if not isinstance(key, str) or key.startswith("_") or "__" in key:
+            continue
+        if isinstance(value, bool):
+            params[key] = [str(value).lower()]
+        elif isinstance(value, int | float | str):
+            params[key] = [str(value)]
+        elif isinstance(value, list | tuple) and all(isinstance(v, int | float | str) for v in value):
+            params[key] = [str(v) for v in value]
+    pairs = [(k, v) for k, values in sorted(params.items()) for v in values]
+    base = (st.context.url or "").split("?")[0] or ("./" if slug == "home" else f"./{slug}")
+    return base + ("?" + urlencode(pairs) if pairs else "")
 
 
 def lesson(slug: str) -> Frame:
     """The frame for one lesson page; records the visit for the progress view on the home page."""
     progress.visit(slug)
-    return Frame(load_lesson(slug))
+    snapshot = {k: st.query_params.get_all(k) for k in st.query_params}
+    return Frame(load_lesson(slug), link_params=snapshot)

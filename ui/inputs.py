@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from attention_core import format_matrix, parse_matrix
@@ -13,9 +14,25 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     """A text area holding a matrix, one row per line; mirrored in the URL under ``key``.
 
     Returns the parsed matrix [rows, cols], or None after showing what is wrong with the entry.
+    A value that arrived in a link and cannot be read falls back to the default, with a notice.
     """
-    text = st.text_area(label, value=format_matrix(default), key=key, help=help, height=height,
-                        bind="query-params")
+    default_text = format_matrix(default)
+    if key not in st.session_state:                       # first run on this page: take the link's value
+        st.session_state[key] = default_text
+        if key in st.query_params:
+            try:
+                parse_matrix(st.query_params[key], label, cols=cols, rows=rows)
+                st.session_state[key] = st.query_params[key]
+            except ValueError as err:
+                st.warning(f"The link's value for {label} could not be used ({err}), so the default is shown.",
+                           icon=":material/link_off:")
+    # Mirrored by hand rather than with bind="query-params": a bound widget always takes the URL's
+    # value, and a tampered matrix in a link must fall back to the default instead.
+    text = st.text_area(label, key=key, help=help, height=height)
+    if text == default_text:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = text
     try:
         return parse_matrix(text, label, cols=cols, rows=rows)
     except ValueError as err:
@@ -23,8 +40,6 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
         return None
 
 
-def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6):
+def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6) -> pd.DataFrame:
     """A pandas table of a matrix with labelled rows and columns, rounded for display only."""
-    import pandas as pd
-
     return pd.DataFrame(np.round(np.atleast_2d(matrix), digits), index=row_labels, columns=col_labels)
