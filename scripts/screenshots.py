@@ -14,20 +14,34 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ui.content import page_index
 
+TALL = 12000
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def save_full(page, path: Path, width: int) -> None:
-    """Streamlit scrolls inside its main block, so grow the viewport to the content before the shot."""
-    height = page.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('[data-testid=stMain], section, div')]"
-        ".slice(0, 400).map(e => e.scrollHeight))"
+def settle(page, timeout_ms: int = 30000) -> None:
+    """Wait until the script run is over and nothing in view is still a loading skeleton (Streamlit
+    renders elements below the fold lazily, so only the grown viewport shows them all)."""
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stSkeleton], [data-testid=stStatusWidget]')",
+        timeout=timeout_ms,
     )
-    page.set_viewport_size({"width": width, "height": min(int(height) + 40, 16000)})
-    page.wait_for_timeout(800)
-    page.screenshot(path=str(path))
-    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(int(os.environ.get("SETTLE_MS", "1500")))
+
+
+def content_height(page) -> int:
+    """Bottom edge of the page's content block, in CSS pixels."""
+    return int(page.evaluate(
+        "() => document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().bottom"
+    ))
+
+
+def save_full(page, path: Path, width: int) -> None:
+    """Streamlit scrolls inside its main block and renders below-the-fold elements lazily, so the page
+    is opened in a very tall viewport; the shot is clipped to the content's height."""
+    settle(page)
+    height = min(content_height(page) + 40, TALL)
+    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": width, "height": height})
 
 
 def main() -> None:
@@ -38,13 +52,13 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
                                     args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": width, "height": 900},
+        page = browser.new_page(viewport={"width": width, "height": TALL},
                                 color_scheme=os.environ.get("SCHEME", "light"))
         for entry in page_index():
             url = base if entry.slug == "home" else f"{base}/{entry.slug}"
             page.goto(url)
             page.wait_for_selector('[data-testid="stAppViewContainer"]')
-            page.wait_for_timeout(int(os.environ.get("SETTLE_MS", "2500")))
+            page.wait_for_selector('h1')
             save_full(page, out / f"{entry.slug}.png", width)
             print("saved", out / f"{entry.slug}.png")
         browser.close()

@@ -1,0 +1,109 @@
+"""Issue 6 on every lesson page: predictions, checks, progress, links that restore state (or refuse
+tampered values with a notice), and presenter mode. Parametrised over the lesson index, so a page
+that lands later is covered without edits."""
+
+import pytest
+
+from tests.conftest import texts
+from ui.content import page_index
+
+LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+
+
+def lesson_controls(at, kind):
+    """The page's own controls of one kind: keyed, and not one of the frame's questions."""
+    return [w for w in getattr(at, kind) if w.key and not w.key.startswith("_") and "__" not in w.key]
+
+
+def radios(at, marker):
+    return [r for r in at.radio if r.key and marker in r.key]
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_each_check_gives_feedback_on_every_option(open_page, slug):
+    at = open_page(slug)
+    checks = radios(at, "__check__")
+    assert checks, f"{slug} has no misconception check"
+    for check in checks:
+        for option in check.options:
+            at.radio(key=check.key).set_value(option).run()
+            assert not at.exception
+            assert at.success or at.error, f"{slug}: no feedback for {option!r}"
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_prediction_is_committed_before_the_reveal_and_recorded(open_page, slug):
+    at = open_page(slug)
+    predictions = radios(at, "__predict__")
+    assert predictions, f"{slug} has no prediction"
+    key = predictions[0].key
+    assert at.button(key=f"{key}__button").disabled, "the reveal waits for a prediction"
+    at.radio(key=key).set_value(at.radio(key=key).options[0]).run()
+    at.button(key=f"{key}__button").click().run()
+    assert not at.exception
+    assert at.success or at.error, "the reveal says whether the prediction was right"
+    answers = at.session_state["_progress"]["answers"][slug]
+    assert f"predict:{key.split('__predict__')[1]}" in answers
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_home_shows_visits_and_results(open_page, slug):
+    at = open_page(slug)
+    check = radios(at, "__check__")[0]
+    at.radio(key=check.key).set_value(check.options[0]).run()
+    at.switch_page("pages/home.py").run()
+    shown = texts(at)
+    assert shown.count("Progress: visited") == 1
+    assert "questions right first time" in shown
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_slider_toggle_and_selectbox_round_trips_through_the_url(open_page, slug):
+    at = open_page(slug)
+    targets = {}
+    for s in lesson_controls(at, "slider"):
+        lo, hi = s.min, s.max
+        if isinstance(s.value, tuple):
+            continue
+        targets[s.key] = ("slider", hi if s.value != hi else lo)
+    for t in lesson_controls(at, "toggle"):
+        targets[t.key] = ("toggle", not t.value)
+    for b in lesson_controls(at, "selectbox"):
+        other = [o for o in b.options if o != b.value]
+        if other:
+            targets[b.key] = ("selectbox", other[-1])
+    if not targets:
+        pytest.skip(f"{slug} has no slider, toggle or selectbox")
+    params = {k: (str(v).lower() if kind == "toggle" else str(v)) for k, (kind, v) in targets.items()}
+    restored = open_page(slug, **params)
+    assert not restored.exception
+    for key, (kind, value) in targets.items():
+        got = getattr(restored, kind)(key=key).value
+        assert (got == pytest.approx(value) if kind == "slider" else str(got) == str(value)), (key, got, value)
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_tampered_link_falls_back_with_a_notice(open_page, slug):
+    at = open_page(slug)
+    keys = [w.key for kind in ("slider", "toggle", "selectbox") for w in lesson_controls(at, kind)]
+    if not keys:
+        pytest.skip(f"{slug} has no slider, toggle or selectbox")
+    defaults = {k: at.session_state[k] for k in keys}
+    bad = open_page(slug, **{k: "<script>alert(1)</script>" for k in keys})
+    assert not bad.exception
+    notice = " ".join(w.value for w in bad.warning)
+    assert "could not use" in notice
+    for k in keys:
+        assert bad.session_state[k] == defaults[k], f"{k} did not fall back to its default"
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_presenter_mode_folds_prose_and_steps(open_page, slug):
+    at = open_page(slug, present="1")
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert "Analogy and learning goal" in labels, "prose is folded for the projector"
+    assert "Step 1 of" in texts(at), f"{slug} has no reveal steps for presenting"
+    nxt = next(b for b in at.button if b.key and b.key.endswith("__step__next"))
+    nxt.click().run()
+    assert not at.exception and "Step 2 of" in texts(at)
