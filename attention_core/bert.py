@@ -59,7 +59,7 @@ def erf(x: np.ndarray) -> np.ndarray:
     """The error function erf(x) = 2/√π ∫₀ˣ e^(−t²) dt, elementwise, in float64 (NumPy has none)."""
     x = np.asarray(x, dtype=np.float64)
     y = np.minimum(np.abs(x), 10.0)                  # erf(10) is 1 to double precision; avoids overflow
-    with np.errstate(divide="ignore", invalid="ignore"):   # each branch is computed everywhere, kept where valid
+    with np.errstate(all="ignore"):   # each branch is computed everywhere, kept where valid
         small = x * _ratio(_ERF_A, _ERF_B, y * y)                              # |x| ≤ 0.46875: erf directly
         mid = _ratio(_ERFC_C, _ERFC_D, y)                                      # 0.46875 < |x| ≤ 4: erfc·e^(x²)
         inv_y2 = 1.0 / (y * y)
