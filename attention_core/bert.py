@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._blas import single_threaded_blas
 from .attention import AttentionTrace, scaled_dot_product_attention
 from .wordpiece import MAX_TOKENS, WordPieceTokenizer, load_vocab
 
@@ -58,14 +59,19 @@ def _ratio(num: tuple, den: tuple, t: np.ndarray) -> np.ndarray:
 def erf(x: np.ndarray) -> np.ndarray:
     """The error function erf(x) = 2/√π ∫₀ˣ e^(−t²) dt, elementwise, in float64 (NumPy has none)."""
     x = np.asarray(x, dtype=np.float64)
-    y = np.minimum(np.abs(x), 10.0)                  # erf(10) is 1 to double precision; avoids overflow
-    with np.errstate(all="ignore"):   # each branch is computed everywhere, kept where valid
-        small = x * _ratio(_ERF_A, _ERF_B, y * y)                              # |x| ≤ 0.46875: erf directly
-        mid = _ratio(_ERFC_C, _ERFC_D, y)                                      # 0.46875 < |x| ≤ 4: erfc·e^(x²)
-        inv_y2 = 1.0 / (y * y)
-        big = (_INV_SQRT_PI - inv_y2 * _ratio(_ERFC_P, _ERFC_Q, inv_y2)) / y   # |x| > 4: erfc·e^(x²)
-    erfc = np.where(y <= 4.0, mid, big) * np.exp(-y * y)                       # erfc(|x|)
-    return np.where(y <= 0.46875, small, np.sign(x) * (1.0 - erfc))
+    y = np.minimum(np.abs(x), 10.0)                  # erf(10) is 1 to double precision; no overflow below
+    out = np.full_like(x, np.nan)                    # NaN stays NaN: it falls in no interval
+    small, big = y <= 0.46875, y > 4.0
+    mid = (y > 0.46875) & ~big
+    ys = y[small]
+    out[small] = x[small] * _ratio(_ERF_A, _ERF_B, ys * ys)                      # erf directly
+    ym = y[mid]
+    out[mid] = np.copysign(1.0 - _ratio(_ERFC_C, _ERFC_D, ym) * np.exp(-ym * ym), x[mid])   # 1 − erfc
+    yb = y[big]
+    inv_y2 = 1.0 / (yb * yb)
+    erfc_big = (_INV_SQRT_PI - inv_y2 * _ratio(_ERFC_P, _ERFC_Q, inv_y2)) / yb * np.exp(-yb * yb)
+    out[big] = np.copysign(1.0 - erfc_big, x[big])
+    return out
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
@@ -165,12 +171,13 @@ class MiniLM:
     def run(self, text: str) -> BertRun:
         """Tokenise and encode one sentence. Raises ValueError for empty text."""
         enc = self.tokenizer.encode(text)
-        x = embed(np.asarray(enc.token_ids), self.params)                     # [T, d]
-        hidden, attentions = [x], []
-        for layer in range(N_LAYERS):
-            x, weights, _ = encoder_layer(x, self.params, layer)
-            hidden.append(x)
-            attentions.append(weights)
+        with single_threaded_blas():                                          # small products: see _blas.py
+            x = embed(np.asarray(enc.token_ids), self.params)                 # [T, d]
+            hidden, attentions = [x], []
+            for layer in range(N_LAYERS):
+                x, weights, _ = encoder_layer(x, self.params, layer)
+                hidden.append(x)
+                attentions.append(weights)
         return BertRun(
             tokens=enc.tokens, token_ids=enc.token_ids,
             hidden_states=_frozen(np.stack(hidden).astype(np.float32)),       # [7, T, d]
@@ -186,7 +193,8 @@ class MiniLM:
         """Every stage (Q, K, V, scores, scaled, weights, output) of one head, for a lesson chart."""
         if not (0 <= layer < N_LAYERS and 0 <= head < N_HEADS):
             raise ValueError(f"layer must be 0–{N_LAYERS - 1} and head 0–{N_HEADS - 1}, got {layer}, {head}.")
-        _, _, traces = multi_head_attention(run.hidden_states[layer], self.params, layer)
+        with single_threaded_blas():
+            _, _, traces = multi_head_attention(run.hidden_states[layer], self.params, layer)
         return traces[head]
 
 

@@ -190,3 +190,18 @@ def test_core_imports_neither_streamlit_nor_plotly():
         "bad = [m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(attention_core.__file__).parent.parent)
+
+
+def test_blas_thread_count_is_restored_after_a_run(model):
+    from attention_core import _blas
+
+    api = _blas._openblas()
+    if api is None:
+        pytest.skip("NumPy is not linked to OpenBLAS here")
+    _, getter = api
+    before = getter()
+    model.run("bank")
+    assert getter() == before
+    with _blas.single_threaded_blas(), _blas.single_threaded_blas():
+        assert getter() == 1
+    assert getter() == before
