@@ -13,7 +13,7 @@ from .attention import (
     scaled_dot_product_attention,
 )
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
-from .learned import random_projections, singular_values, strongest_target, token_table
+from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
 from .long_range import AttentionHead, attention_input_influence, last_output, random_head
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
@@ -45,7 +45,7 @@ __all__ = [
     "input_influence", "interaction_matrix", "is_on_simplex", "last_output", "linear_combination", "masked_softmax",
     "max_eigenvalue_of_softmax_jacobian", "normal_pdf", "output_with_rounded_weights", "parse_matrix",
     "parse_vector", "path_lengths", "project", "random_head", "random_projections", "random_rnn",
-    "random_score_rows", "rnn_forward", "row_summary", "scaled_dot_product_attention", "sigmoid", "sigmoid_slope",
-    "singular_values", "softmax", "softmax_gradient_norm", "softmax_jacobian", "softmax_sweep", "strongest_target",
-    "tidy_zero", "token_table",
+    "random_score_rows", "rank_sweep", "rnn_forward", "row_summary", "scaled_dot_product_attention", "sigmoid",
+    "sigmoid_slope", "singular_values", "softmax", "softmax_gradient_norm", "softmax_jacobian", "softmax_sweep",
+    "strongest_target", "tidy_zero", "token_table",
 ]

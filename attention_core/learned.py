@@ -41,3 +41,12 @@ def singular_values(M: object) -> np.ndarray:
 def strongest_target(scores: object) -> np.ndarray:
     """For each query row i, the key j with the largest score. scores: [n, n] → [n] indices."""
     return np.argmax(as_matrix(scores, "scores"), axis=1)
+
+
+def rank_sweep(d_model: int, d_ks: object, rng: np.random.Generator) -> np.ndarray:
+    """rank(W_Qᵀ W_K) for random W_Q, W_K: [d_k, d_model] at each d_k in d_ks. Returns [len(d_ks)] ints."""
+    ranks = []
+    for d_k in np.asarray(d_ks, dtype=int):
+        W_Q, W_K = random_projections(int(d_k), d_model, rng)
+        ranks.append(int(np.linalg.matrix_rank(W_Q.T @ W_K)))   # [d_model, d_model], rank ≤ d_k
+    return np.array(ranks)

@@ -67,3 +67,10 @@ def test_token_table_reads_rows_and_refuses_ragged_ones():
     with pytest.raises(ValueError, match="NaN"):
         token_table([{"text": "a", "embedding": [float("nan")]}])
     np.testing.assert_array_equal(strongest_target(np.array([[0, 2.0], [5.0, 1]])), [1, 0])
+
+
+def test_rank_sweep_hits_the_ceiling_min_d_k_d_model():
+    from attention_core import rank_sweep
+
+    d_ks = np.arange(1, 9)
+    np.testing.assert_array_equal(rank_sweep(5, d_ks, np.random.default_rng(0)), np.minimum(d_ks, 5))
