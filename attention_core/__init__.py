@@ -18,7 +18,7 @@ from .long_range import AttentionHead, attention_input_influence, last_output, r
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
 from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
-from .sampling import dot_product_samples, random_score_rows
+from .sampling import dot_product_prefix_sums, dot_product_samples, random_score_rows
 from .scaling import (
     Histogram,
     SoftmaxSweep,
@@ -41,11 +41,11 @@ from .softmax import (
 __all__ = [
     "AttentionHead", "AttentionTrace", "BilinearScores", "Histogram", "Projection", "SoftmaxSweep", "TinyRNN",
     "angle_between", "attention_input_influence", "bilinear_scores", "centroid", "convex_combination",
-    "dot_product_samples", "entropy", "format_matrix", "from_polar", "gradient_bound", "histogram_density",
-    "input_influence", "interaction_matrix", "is_on_simplex", "last_output", "linear_combination", "masked_softmax",
-    "max_eigenvalue_of_softmax_jacobian", "normal_pdf", "output_with_rounded_weights", "parse_matrix",
-    "parse_vector", "path_lengths", "project", "random_head", "random_projections", "random_rnn",
-    "random_score_rows", "rank_sweep", "rnn_forward", "row_summary", "scaled_dot_product_attention", "sigmoid",
-    "sigmoid_slope", "singular_values", "softmax", "softmax_gradient_norm", "softmax_jacobian", "softmax_sweep",
-    "strongest_target", "tidy_zero", "token_table",
+    "dot_product_prefix_sums", "dot_product_samples", "entropy", "format_matrix", "from_polar", "gradient_bound",
+    "histogram_density", "input_influence", "interaction_matrix", "is_on_simplex", "last_output",
+    "linear_combination", "masked_softmax", "max_eigenvalue_of_softmax_jacobian", "normal_pdf",
+    "output_with_rounded_weights", "parse_matrix", "parse_vector", "path_lengths", "project", "random_head",
+    "random_projections", "random_rnn", "random_score_rows", "rank_sweep", "rnn_forward", "row_summary",
+    "scaled_dot_product_attention", "sigmoid", "sigmoid_slope", "singular_values", "softmax",
+    "softmax_gradient_norm", "softmax_jacobian", "softmax_sweep", "strongest_target", "tidy_zero", "token_table",
 ]

@@ -100,3 +100,16 @@ def test_sweep_unscaled_saturates_as_d_k_grows_and_scaled_does_not():
     assert np.all(sw.entropy_scaled <= np.log(16) + 1e-12)
     with pytest.raises(ValueError):
         softmax_sweep([0], 4, 4, np.random.default_rng(0))
+
+
+def test_prefix_sums_are_real_nested_dot_products_with_variance_d():
+    from attention_core import dot_product_prefix_sums
+
+    P = dot_product_prefix_sums(8, 3, np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    q, k = rng.standard_normal((3, 8)), rng.standard_normal((3, 8))
+    for d in range(1, 9):
+        np.testing.assert_allclose(P[:, d - 1], [q[i, :d] @ k[i, :d] for i in range(3)])
+    big = dot_product_prefix_sums(256, 20_000, np.random.default_rng(1))
+    for d in (1, 16, 256):
+        assert abs(big[:, d - 1].var() / d - 1) < 6 * np.sqrt(8 / 20_000)
