@@ -14,7 +14,7 @@ from .attention import (
 )
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
-from .long_range import AttentionHead, attention_input_influence, last_output, random_head
+from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
 from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
@@ -46,6 +46,6 @@ __all__ = [
     "linear_combination", "masked_softmax", "max_eigenvalue_of_softmax_jacobian", "normal_pdf",
     "output_with_rounded_weights", "parse_matrix", "parse_vector", "path_lengths", "project", "random_head",
     "random_projections", "random_rnn", "random_score_rows", "rank_sweep", "rnn_forward", "row_summary",
-    "scaled_dot_product_attention", "sigmoid", "sigmoid_slope", "singular_values", "softmax",
+    "scaled_dot_product_attention", "sequential_steps", "sigmoid", "sigmoid_slope", "singular_values", "softmax",
     "softmax_gradient_norm", "softmax_jacobian", "softmax_sweep", "strongest_target", "tidy_zero", "token_table",
 ]

@@ -59,3 +59,12 @@ def attention_input_influence(head: AttentionHead, X: object) -> np.ndarray:
             D = D + through_weights @ K @ head.W_Q / root
         influence[j] = np.linalg.norm(D, ord=2)
     return influence
+
+
+def sequential_steps(n: int) -> dict[str, int]:
+    """Steps that must run one after another to process n tokens: n for a recurrence (h_t needs h_{t−1}),
+    1 for an attention layer (every position is computed from the inputs at once)."""
+    n = int(n)
+    if n < 1:
+        raise ValueError("sequence length must be at least 1.")
+    return {"rnn": n, "attention": 1}

@@ -74,3 +74,11 @@ def test_rnn_influence_stays_under_the_bound_and_attention_does_not_decay_with_d
 def test_path_lengths():
     assert path_lengths(100) == {"rnn": 99, "attention": 1}
     assert path_lengths(1) == {"rnn": 0, "attention": 0}
+
+
+def test_sequential_steps():
+    from attention_core import sequential_steps
+
+    assert sequential_steps(100) == {"rnn": 100, "attention": 1}
+    with pytest.raises(ValueError):
+        sequential_steps(0)
