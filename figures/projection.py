@@ -9,6 +9,7 @@ from attention_core import Projection
 
 from . import palette
 from ._layout import tidy
+from ._legend import legend_below
 
 
 def _arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> go.Scatter:
@@ -41,6 +42,8 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
         go.Scatter(x=[p.parallel[0], q[0]], y=[p.parallel[1], q[1]], mode="lines", name=f"{vec}⊥ (drops out)",
                    line={"color": palette.NEUTRAL, "width": 2, "dash": "dash"}, hoverinfo="skip"),
     ])
-    fig.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#bbbbbb")
-    fig.update_yaxes(range=[-reach, reach], scaleanchor="x", scaleratio=1, zeroline=True, zerolinecolor="#bbbbbb")
-    return tidy(fig, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height)
+    # constrain="domain": keep equal units by narrowing the plot, not by widening the range around tiny arrows.
+    fig.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#bbbbbb", constrain="domain")
+    fig.update_yaxes(range=[-reach, reach], scaleanchor="x", scaleratio=1, zeroline=True, zerolinecolor="#bbbbbb",
+                     constrain="domain")
+    return legend_below(tidy(fig, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height))

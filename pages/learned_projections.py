@@ -65,19 +65,21 @@ with left:
     frame.note("raw")
 if learned is not None:
     with right:
-        if frame.predict("mutual"):
+        shown = frame.predict("mutual")
+        if shown:
             chart(score_heatmap(learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
                   f"Query of each row's word against the key of each column's word. "
                   f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", table(learned.scores, LABELS, LABELS), key="lp_fig_learned")
-    A = learned.scores
-    cols = st.columns(3)
-    cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
-                   help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
-    cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
-    cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
-    top = core.strongest_target(A)
-    st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
-                f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
+    if shown:                                             # the numbers below would give the prediction away
+        A = learned.scores
+        cols = st.columns(3)
+        cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
+                       help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
+        cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
+        cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
+        top = core.strongest_target(A)
+        st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
+                    f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
 
     st.subheader("The rank bottleneck")
     frame.note("rank")

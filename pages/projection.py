@@ -72,9 +72,12 @@ if p is not None:
     if core.tidy_zero(p.score, scale) == 0.0 and np.linalg.norm(q) > 0:
         st.success("q crosses the runway at a right angle: its shadow has length 0, so the score is exactly 0.",
                    icon=":material/check_circle:")
-    chart(projection_figure(p), "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
-          vectors_table(p), key="pr_fig_main")
-    frame.note("reading")
+    plot, words = st.columns([3, 2])
+    with plot:
+        chart(projection_figure(p), "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
+              vectors_table(p), key="pr_fig_main")
+    with words:
+        frame.note("reading")
 
     st.subheader("Swap the plane and the runway")
     if np.linalg.norm(q) == 0:

@@ -20,8 +20,17 @@ def naive_score(i, j, W_Q, W_K):
     return sum(x * y for x, y in zip(q, k, strict=True))
 
 
+def revealed():
+    at = open_page("learned_projections")
+    answer(at, "learned_projections__predict__mutual", "No: “it”")
+    at.button(key="learned_projections__predict__mutual__button").click().run()
+    return at
+
+
 def test_preset_makes_it_look_at_robot_but_not_back():
     at = open_page("learned_projections")
+    assert "it → robot" not in metrics(at)                    # hidden until the learner has predicted
+    at = revealed()
     m = metrics(at)
     W_Q, W_K = DATA["preset"]["W_Q"], DATA["preset"]["W_K"]
     assert m["it → robot"] == f"{naive_score(IT, ROBOT, W_Q, W_K):.3f}"
@@ -32,7 +41,7 @@ def test_preset_makes_it_look_at_robot_but_not_back():
 
 
 def test_random_weights_follow_seed_and_d_k_sets_the_rank():
-    at = open_page("learned_projections")
+    at = revealed()
     at.radio(key="lp_mode").set_value("random, from a seed").run()
     first = metrics(at)["it → robot"]
     at.slider(key="lp_seed").set_value(7).run()
@@ -44,7 +53,7 @@ def test_random_weights_follow_seed_and_d_k_sets_the_rank():
 
 
 def test_typed_weights_change_the_scores_and_bad_ones_show_an_error():
-    at = open_page("learned_projections")
+    at = revealed()
     at.radio(key="lp_mode").set_value("type your own").run()
     W = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]
     at.text_area(key="lp_wq").set_value("\n".join(",".join(map(str, r)) for r in W))
