@@ -2,6 +2,8 @@
 
 Functions are named after the formulas they compute, take shapes documented in their docstrings,
 and return every intermediate so that a chart and the sentence under it share one number.
+
+Everything imported here is the public face (ruff's F401 is off for this file: these are re-exports).
 """
 
 from ._validate import is_on_simplex
@@ -15,9 +17,21 @@ from .attention import (
 from .bert import load_model
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
+from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
+from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .parsing import format_matrix, parse_matrix, parse_vector
+from .plane import angle_between, from_polar, tidy_zero
 from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
-from .sampling import dot_product_samples, random_score_rows
+from .sampling import dot_product_prefix_sums, dot_product_samples, random_score_rows
+from .scaling import (
+    Histogram,
+    SoftmaxSweep,
+    histogram_density,
+    max_eigenvalue_of_softmax_jacobian,
+    normal_pdf,
+    row_summary,
+    softmax_sweep,
+)
 from .softmax import (
     entropy,
     masked_softmax,
@@ -27,13 +41,3 @@ from .softmax import (
     softmax_gradient_norm,
     softmax_jacobian,
 )
-
-__all__ = [
-    "AttentionTrace", "BilinearScores", "Projection", "TinyRNN",
-    "bilinear_scores", "centroid", "convex_combination", "dot_product_samples", "entropy",
-    "format_matrix", "gradient_bound", "input_influence", "interaction_matrix", "is_on_simplex",
-    "linear_combination", "load_glove", "load_model", "masked_softmax", "output_with_rounded_weights",
-    "parse_matrix", "parse_vector", "path_lengths", "pca_2d", "project", "random_rnn", "random_score_rows",
-    "rnn_forward", "scaled_dot_product_attention",
-    "sigmoid", "sigmoid_slope", "softmax", "softmax_gradient_norm", "softmax_jacobian",
-]

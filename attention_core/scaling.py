@@ -1,0 +1,97 @@
+"""Why divide by √d_k: the spread of random dot products, and what it does to softmax.
+
+Randomness only through a Generator; every sweep returns the measured numbers it plots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import as_vector
+from .sampling import random_score_rows
+from .softmax import entropy, softmax
+
+
+def normal_pdf(x: object, variance: float) -> np.ndarray:
+    """The N(0, variance) density at x (any shape)."""
+    var = float(variance)
+    if not np.isfinite(var) or var <= 0:
+        raise ValueError(f"variance must be a positive finite number, got {variance}.")
+    x = np.asarray(x, dtype=float)
+    return np.exp(-0.5 * x**2 / var) / np.sqrt(2 * np.pi * var)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Pre-binned samples: centres [b], density [b] (integrates to 1 over the range), width, count [b]."""
+
+    centres: np.ndarray
+    density: np.ndarray
+    count: np.ndarray
+    width: float
+
+
+def histogram_density(samples: object, bins: int, half_width: float) -> Histogram:
+    """Bin samples: [n] into ``bins`` equal bins on [−half_width, half_width], as a density.
+
+    Samples outside the range still count in n, so the bars show the true share per unit length.
+    """
+    samples = as_vector(samples, "samples")
+    if bins < 1 or not half_width > 0:
+        raise ValueError("bins must be ≥ 1 and half_width > 0.")
+    count, edges = np.histogram(samples, bins=int(bins), range=(-half_width, half_width))
+    width = float(edges[1] - edges[0])
+    return Histogram(centres=(edges[:-1] + edges[1:]) / 2, density=count / (samples.size * width),
+                     count=count, width=width)
+
+
+def max_eigenvalue_of_softmax_jacobian(P: np.ndarray) -> np.ndarray:
+    """Spectral norm of diag(p) − p pᵀ for each row p of P: [m, n]. Returns [m].
+
+    The Jacobian is symmetric positive semi-definite, so its spectral norm is its largest eigenvalue.
+    """
+    J = P[:, :, None] * np.eye(P.shape[1]) - P[:, :, None] * P[:, None, :]   # [m, n, n]
+    return np.linalg.eigvalsh(J)[:, -1]
+
+
+@dataclass(frozen=True)
+class SoftmaxSweep:
+    """For each d_k: the median over score rows of the entropy, the largest weight and the Jacobian norm.
+
+    d_k: [s]; every other field: [s], for unscaled (raw) and scaled (÷√d_k) scores.
+    """
+
+    d_k: np.ndarray
+    n_keys: int
+    entropy_raw: np.ndarray
+    entropy_scaled: np.ndarray
+    max_weight_raw: np.ndarray
+    max_weight_scaled: np.ndarray
+    grad_norm_raw: np.ndarray
+    grad_norm_scaled: np.ndarray
+
+
+def row_summary(scores: np.ndarray) -> tuple[float, float, float]:
+    """Median (typical row) entropy, largest weight and Jacobian norm of softmax over the rows of scores: [m, n]."""
+    P = softmax(scores, axis=-1)                          # [m, n]
+    return (float(np.median(entropy(P))), float(np.median(P.max(axis=-1))),
+            float(np.median(max_eigenvalue_of_softmax_jacobian(P))))
+
+
+def softmax_sweep(d_ks: object, n_keys: int, n_rows: int, rng: np.random.Generator) -> SoftmaxSweep:
+    """Draw n_rows rows of n_keys random scores q·k_j at each d_k, and summarise softmax with and without ÷√d_k."""
+    d_ks = np.asarray(d_ks, dtype=int)
+    if d_ks.ndim != 1 or d_ks.size == 0 or np.any(d_ks < 1):
+        raise ValueError("d_ks must be a non-empty list of dimensions ≥ 1.")
+    raw, scaled = [], []
+    for d_k in d_ks:
+        scores = random_score_rows(int(d_k), n_keys, n_rows, rng)   # [n_rows, n_keys]
+        raw.append(row_summary(scores))
+        scaled.append(row_summary(scores / np.sqrt(d_k)))
+    raw_a, scaled_a = np.array(raw), np.array(scaled)                # [s, 3]
+    return SoftmaxSweep(d_k=d_ks, n_keys=int(n_keys),
+                        entropy_raw=raw_a[:, 0], entropy_scaled=scaled_a[:, 0],
+                        max_weight_raw=raw_a[:, 1], max_weight_scaled=scaled_a[:, 1],
+                        grad_norm_raw=raw_a[:, 2], grad_norm_scaled=scaled_a[:, 2])

@@ -1,0 +1,87 @@
+"""RNN versus attention: a chain of T − 1 multiplications against one direct step."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.rnn import bound_figure, influence_figure, path_figure
+from ui.charts import chart
+from ui.frame import lesson
+
+HIDDEN, D_IN, D_K = 16, 4, 8
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def race(length: int, rho: float, seed: int) -> dict:
+    """One random sequence read by a tanh RNN with ‖W_hh‖ = rho and by one attention head; cached with its figure."""
+    rng = np.random.default_rng(seed)
+    rnn = core.random_rnn(HIDDEN, D_IN, rho, rng)
+    head = core.random_head(D_IN, D_K, rng)
+    X = rng.standard_normal((length, D_IN))               # [T, d_in]
+    distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
+    rnn_infl, att_infl = core.input_influence(rnn, X), core.attention_input_influence(head, X)
+    ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
+    table = pd.DataFrame({"distance": distance, "RNN": rnn_infl, "attention": att_infl, "RNN bound": ceiling})
+    return {"rnn": rnn_infl, "attention": att_infl, "table": table,
+            "fig": influence_figure(distance, rnn_infl, att_infl, ceiling)}
+
+
+frame = lesson("rnn_vs_attention")
+frame.header()
+
+st.subheader("Pass the message down the line")
+a, b, c = st.columns([2, 2, 1])
+length = a.slider("Sequence length T", 2, 500, 100, key="rn_len", bind="query-params")
+rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, 0.9, 0.05, format="%.2f", key="rn_rho",
+               bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
+seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
+steps = core.path_lengths(length)["rnn"]
+
+if frame.predict("decay"):
+    bound = float(core.gradient_bound(rho, steps))
+    cols = st.columns(3)
+    cols[0].metric("steps from token 1 to token T", steps)
+    cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
+    cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
+    st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: at most that fraction of token 1's gradient reaches token "
+                f"{length} through the chain.")
+    if bound == 0.0:
+        st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
+                icon=":material/info:")
+    if rho > 1:
+        st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. Gradients can explode, "
+                   "which is just as bad for training.", icon=":material/warning:")
+    distance = np.arange(1, max(steps, 1) + 1)
+    chart(bound_figure(distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
+          f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
+          pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}), key="rn_fig_bound")
+
+st.subheader("A real RNN and a real attention head")
+frame.note("chain")
+r = race(length, rho, seed)
+cols = st.columns(3)
+cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
+cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
+cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
+chart(r["fig"], "Gradient norm from each input token to the last position, against distance (log scale). "
+      "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"], key="rn_fig_infl")
+
+st.subheader("Path length and parallel steps")
+seq = core.sequential_steps(length)
+cols = st.columns(4)
+cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
+cols[2].metric("RNN sequential steps", seq["rnn"])
+cols[3].metric("attention sequential steps", seq["attention"])
+lengths = np.arange(2, 501)
+paths = [core.path_lengths(n) for n in lengths]
+chart(path_figure(lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths]), length),
+      "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+      None, key="rn_fig_path")
+frame.note("comparison")
+
+frame.trap()
+frame.note("lstm")
+frame.check("lstm")
+frame.footer()

@@ -1,0 +1,72 @@
+"""The projection page: every control moves what it claims to, bad input is caught, questions answer back."""
+
+import numpy as np
+import pytest
+
+from tests._apptest import answer, metrics, open_page, texts
+
+COS50 = np.cos(np.radians(50))
+
+
+def test_defaults_show_the_shadow_and_score_of_the_default_vectors():
+    at = open_page("projection")
+    m = metrics(at)
+    assert m["score q·k"] == f"{2 * 3 * COS50:.3f}" and m["shadow (q·k)/‖k‖"] == f"{2 * COS50:.3f}"
+    assert m["angle between q and k"] == "50.0°"
+
+
+def test_turning_q_changes_the_score_and_perpendicular_gives_zero():
+    at = open_page("projection")
+    at.slider(key="pr_q_angle").set_value(120).run()
+    assert metrics(at)["score q·k"] == f"{6 * np.cos(np.radians(120)):.3f}"
+    at.toggle(key="pr_perp").set_value(True).run()
+    assert metrics(at)["score q·k"] == "0.000"
+    assert "exactly 0" in texts(at)
+    at.slider(key="pr_k_angle").set_value(-137).run()            # stays perpendicular as the runway turns
+    assert metrics(at)["score q·k"] == "0.000"
+
+
+def test_lengths_scale_the_score():
+    at = open_page("projection")
+    at.slider(key="pr_k_len").set_value(1.5).run()               # half the runway: half the score
+    assert float(metrics(at)["score q·k"]) == pytest.approx(3 * COS50, abs=1e-3)
+    at.slider(key="pr_q_len").set_value(4.0).run()
+    assert float(metrics(at)["score q·k"]) == pytest.approx(6 * COS50, abs=1e-3)
+
+
+def test_coordinates_mode_and_zero_length_k():
+    at = open_page("projection")
+    at.radio(key="pr_input").set_value("coordinates").run()
+    assert metrics(at)["score q·k"] == f"{2 * 3 + 1 * 0:.3f}"      # default q = (2, 1), k = (3, 0)
+    at.number_input(key="pr_kx").set_value(0.0).run()
+    assert not at.exception
+    assert any("length 0" in w.value for w in at.warning)
+    assert "score q·k" not in metrics(at)
+
+
+def test_zero_length_k_from_sliders_warns_instead_of_failing():
+    at = open_page("projection")
+    at.slider(key="pr_k_len").set_value(0.0).run()
+    assert not at.exception and any("no runway" in w.value for w in at.warning)
+
+
+def test_prediction_gates_the_side_by_side_shadows():
+    at = open_page("projection")
+    assert "projection__predict__swap__button" in [b.key for b in at.button]
+    assert "proj_q(k)" not in texts(at)
+    answer(at, "projection__predict__swap", "Both stay the same")
+    at.button(key="projection__predict__swap__button").click().run()
+    out = texts(at)
+    shadow_on_q = 3 * COS50 * np.array([COS50, np.sin(np.radians(50))])   # ‖k‖ cos θ along q̂
+    assert f"proj_q(k) = ({shadow_on_q[0]:.3f}, {shadow_on_q[1]:.3f})" in out
+    assert f"proj_k(q) = ({2 * COS50:.3f}, 0.000)" in out
+    assert any("shadow now lies along q" in e.value for e in at.error)   # feedback for the wrong guess
+
+
+@pytest.mark.parametrize("start, good", [("proj_k(q) = proj_q(k)", False), ("q · k = k · q = 6", True),
+                                         ("Both projections", False), ("q · k ≠ k · q", False)])
+def test_check_gives_specific_feedback(start, good):
+    at = open_page("projection")
+    answer(at, "projection__check__commutative", start)
+    assert len(at.success if good else at.error) == 1
+    assert not (at.error if good else at.success)

@@ -1,0 +1,60 @@
+"""The RNN-versus-attention page: the seed's 2.95e-05 at defaults, sliders that move the bound and the race."""
+
+import pytest
+
+from tests._apptest import answer, metrics, open_page, texts
+
+
+def revealed():
+    at = open_page("rnn_vs_attention")
+    answer(at, "rnn_vs_attention__predict__decay", "About 0.003%")
+    at.button(key="rnn_vs_attention__predict__decay__button").click().run()
+    return at
+
+
+def test_bound_hidden_until_predicted_then_shows_the_seed_number():
+    at = open_page("rnn_vs_attention")
+    assert "bound ‖J‖^(T−1)" not in metrics(at)
+    at = revealed()
+    m = metrics(at)
+    assert m["bound ‖J‖^(T−1)"] == "2.95e-05"                 # seed: 0.9^99 ≈ 2.95 × 10⁻⁵
+    assert m["steps from token 1 to token T"] == "99"
+    assert "0.90^99 = 2.95e-05" in texts(at)
+
+
+@pytest.mark.parametrize("length, rho", [(10, 0.5), (300, 0.95), (2, 1.2)])
+def test_sliders_move_the_bound_to_rho_to_the_t_minus_one(length, rho):
+    at = revealed()
+    at.slider(key="rn_len").set_value(length)
+    at.slider(key="rn_rho").set_value(rho).run()
+    assert metrics(at)["bound ‖J‖^(T−1)"] == f"{rho ** (length - 1):.3g}"
+    assert metrics(at)["RNN path, token 1 → T"].startswith(str(length - 1))
+    assert metrics(at)["RNN sequential steps"] == str(length)
+    assert (rho > 1) == any("explode" in w.value for w in at.warning)
+
+
+def test_real_rnn_forgets_token_one_while_attention_does_not():
+    at = open_page("rnn_vs_attention")
+    m = metrics(at)
+    assert float(m["token 1 → last RNN state"]) < 1e-6 * float(m["last token → last RNN state"])
+    assert float(m["token 1 → last attention output"]) > 1e3 * float(m["token 1 → last RNN state"])
+    at.slider(key="rn_len").set_value(5).run()                 # a short chain leaves much more
+    assert float(metrics(at)["token 1 → last RNN state"]) > 1e-3
+
+
+def test_extremes_do_not_crash_and_seed_changes_the_run():
+    at = revealed()
+    at.slider(key="rn_len").set_value(500)
+    at.slider(key="rn_rho").set_value(0.1).run()
+    assert not at.exception and "underflows" in texts(at)
+    before = metrics(at)["token 1 → last attention output"]
+    at.number_input(key="rn_seed").set_value(9).run()
+    assert metrics(at)["token 1 → last attention output"] != before
+
+
+@pytest.mark.parametrize("start, good", [("LSTMs slow the fading", True), ("True: with gates", False),
+                                         ("LSTMs make it worse", False), ("The only real difference", False)])
+def test_check_gives_specific_feedback(start, good):
+    at = open_page("rnn_vs_attention")
+    answer(at, "rnn_vs_attention__check__lstm", start)
+    assert len(at.success if good else at.error) == 1

@@ -1,0 +1,65 @@
+"""The √d_k page: the slider moves the measured variance with d_k; the prediction gates the histograms."""
+
+import time
+
+import numpy as np
+import pytest
+
+from tests._apptest import answer, metrics, open_page
+
+
+def revealed():
+    at = open_page("sqrt_dk")
+    answer(at, "sqrt_dk__predict__spread", "It grows like √dₖ")
+    at.button(key="sqrt_dk__predict__spread__button").click().run()
+    return at
+
+
+def test_histograms_hidden_until_the_prediction_is_revealed():
+    at = open_page("sqrt_dk")
+    assert "measured Var(q·k)" not in metrics(at)
+    at = revealed()
+    assert "measured Var(q·k)" in metrics(at) and at.success
+
+
+@pytest.mark.parametrize("d_k", [1, 64, 1024])
+def test_measured_variance_tracks_d_k_and_scaling_brings_it_to_one(d_k):
+    at = revealed()
+    at.slider(key="sd_dk").set_value(d_k).run()
+    m = metrics(at)
+    assert m["dₖ"] == str(d_k) and m["spread √dₖ"] == f"{np.sqrt(d_k):.2f}"
+    assert float(m["measured Var(q·k)"]) == pytest.approx(d_k, rel=0.15)
+    assert float(m["measured Var(q·k / √dₖ)"]) == pytest.approx(1.0, rel=0.15)
+
+
+def test_unscaled_softmax_saturates_as_d_k_grows_and_scaled_does_not():
+    at = open_page("sqrt_dk")
+    at.slider(key="sd_dk").set_value(1).run()
+    small = metrics(at)
+    assert small["largest weight, unscaled"] == small["largest weight, scaled"]   # √1 = 1
+    at.slider(key="sd_dk").set_value(1024).run()
+    big = metrics(at)
+    assert float(big["largest weight, unscaled"]) > 0.95
+    assert float(big["largest weight, scaled"]) < 0.6
+    assert float(big["entropy, unscaled"].split()[0]) < float(big["entropy, scaled"].split()[0])
+
+
+def test_seed_changes_the_draws_and_a_cached_rerun_is_quick():
+    at = revealed()
+    before = metrics(at)["measured Var(q·k)"]
+    at.number_input(key="sd_seed").set_value(3).run()
+    assert metrics(at)["measured Var(q·k)"] != before
+    at.slider(key="sd_dk").set_value(256).run()
+    at.slider(key="sd_dk").set_value(255).run()
+    start = time.perf_counter()
+    at.slider(key="sd_dk").set_value(256).run()                 # cached: no sampling, no figure building
+    assert time.perf_counter() - start < 2.0                    # generous: CI machines are shared
+    assert not at.exception
+
+
+@pytest.mark.parametrize("start, good", [("The scores get variance 1/dₖ", True), ("Nothing much", False),
+                                         ("It is better", False), ("Training would saturate", False)])
+def test_check_gives_specific_feedback(start, good):
+    at = open_page("sqrt_dk")
+    answer(at, "sqrt_dk__check__why_sqrt", start)
+    assert len(at.success if good else at.error) == 1
