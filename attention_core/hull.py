@@ -53,8 +53,8 @@ def in_convex_hull(point: object, points: object, tol: float = 1e-9) -> bool:
     H = P[convex_hull_2d(P)]                              # [h, 2], counter-clockwise
     scale = max(1.0, float(np.abs(P).max()), float(np.abs(p).max()))
     tol = tol * scale * scale
-    if len(H) == 1:
-        return bool(np.linalg.norm(p - H[0]) <= tol)
+    if len(H) == 1 or (len(H) == 2 and np.abs(H[1] - H[0]).max() <= tol):    # a point, or a segment too short to tell
+        return bool(np.abs(p - H[0]).max() <= tol)
     if len(H) == 2:
         a, b = H
         ab = b - a

@@ -28,7 +28,7 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
         "caxis": {**axis, "title": {"text": f"α {labels[2]}"}},
     })
     fig = tidy(fig, "The weights: one point on the simplex", height=380)
-    fig.update_layout(margin={"l": 60, "r": 60, "t": 70, "b": 50})
+    fig.update_layout(margin={"l": 60, "r": 60, "t": 85, "b": 50})
     return fig
 
 

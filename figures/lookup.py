@@ -45,7 +45,9 @@ def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> g
                              textposition="outside", cliponaxis=False))
     fig.update_layout(barmode="group")
     fig.update_yaxes(range=[0, 1.15])
-    return tidy(fig, "③ Output: what the query takes away", "value component", "amount", height=300)
+    fig = tidy(fig, "③ Output: what the query takes away", "value component", "amount", height=340)
+    fig.update_layout(legend={"orientation": "h", "y": -0.42, "x": 0}, margin={"b": 95})
+    return fig
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:

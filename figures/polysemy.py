@@ -15,11 +15,13 @@ GROUP_NAMES = {"river": "river words", "finance": "finance words", "sense": "sen
 
 
 def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
-              z: np.ndarray | None = None, highlight: tuple[str, ...] = ()) -> go.Figure:
+              z: np.ndarray | None = None, highlight: tuple[str, ...] = (),
+              label_positions: list[str] | None = None) -> go.Figure:
     """Words as points in 2-D, coloured by group, with the static bank vector and (optionally) the
     contextual vector z and an arrow from one to the other.
 
     X: [n, 2]; static, z: [2]. Words in ``highlight`` (the context) are drawn larger and labelled in bold.
+    ``label_positions``: a Plotly text position per word (default "top center").
     """
     X = np.asarray(X, dtype=float)
     fig = go.Figure()
@@ -29,7 +31,8 @@ def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.nda
         fig.add_trace(go.Scatter(
             x=X[idx, 0], y=X[idx, 1], mode="markers+text", name=GROUP_NAMES.get(group, group),
             text=[f"<b>{words[i]}</b>" if b else words[i] for i, b in zip(idx, big, strict=True)],
-            textposition="top center", textfont={"size": 11},
+            textposition=[label_positions[i] for i in idx] if label_positions else "top center",
+            textfont={"size": 11},
             marker={"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [15 if b else 9 for b in big],
                     "symbol": "diamond" if group == "sense" else "circle",
                     "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
@@ -43,9 +46,9 @@ def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.nda
                                  marker={"color": palette.OUTPUT, "size": 16, "symbol": "star"}))
         fig.add_annotation(x=z[0], y=z[1], ax=static[0], ay=static[1], xref="x", yref="y", axref="x", ayref="y",
                            showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor=palette.OUTPUT, text="")
-    fig.update_xaxes(range=[-0.02, 1.05])
-    fig.update_yaxes(range=[0.2, 1.05], scaleanchor="x", scaleratio=1)
-    return tidy(fig, "Where the words sit", "finance-ish →", "nature-ish →", height=420)
+    fig.update_xaxes(range=[-0.12, 1.12])
+    fig.update_yaxes(range=[0.2, 1.06], scaleanchor="x", scaleratio=1)
+    return tidy(fig, "Where the words sit", "finance-ish →", "nature-ish →", height=470)
 
 
 def weight_bars(words: list[str], weights: np.ndarray, groups: list[str]) -> go.Figure:

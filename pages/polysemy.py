@@ -35,14 +35,14 @@ senses = vocab[vocab["group"] == "sense"]
 words = vocab[vocab["group"] != "sense"]
 sense_river, sense_finance = senses[["x", "y"]].to_numpy()
 static = core.centroid(senses[["x", "y"]].to_numpy())            # the one point a static model keeps
-all_X, all_groups = vocab[["x", "y"]].to_numpy(), list(vocab["group"])
+all_X, all_groups, places = vocab[["x", "y"]].to_numpy(), list(vocab["group"]), list(vocab["label"])
 
 # ── 1. The static point ────────────────────────────────────────────────────────────────────────────
 st.subheader("1 · One vector for two meanings")
 frame.note("static")
 left, right = st.columns([3, 2])
 with left:
-    chart(sense_map(list(vocab.index), all_X, all_groups, static),
+    chart(sense_map(list(vocab.index), all_X, all_groups, static, label_positions=places),
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
           vocab[["x", "y", "group"]], key="pl_fig_static")
@@ -91,7 +91,8 @@ else:
     d_river, d_finance = np.linalg.norm(trace.z - sense_river), np.linalg.norm(trace.z - sense_finance)
     left, right = st.columns([3, 2])
     with left:
-        chart(sense_map(list(vocab.index), all_X, all_groups, static, z=trace.z, highlight=tuple(known)),
+        chart(sense_map(list(vocab.index), all_X, all_groups, static, z=trace.z, highlight=tuple(known),
+                        label_positions=places),
               "The arrow runs from the static bank (grey cross) to the contextual bank z (green star); "
               "the sentence's words are drawn larger.",
               pd.DataFrame({"x": [static[0], trace.z[0]], "y": [static[1], trace.z[1]]},

@@ -2,7 +2,7 @@
 
 import re
 
-import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -29,9 +29,11 @@ def z_text(at):
 
 def test_static_bank_dot_products_come_from_the_data():
     at = open_page()
-    static = np.array([0.45, 0.70])
-    assert metric(at, "bank · water") == pytest.approx(static @ [0.15, 0.95], abs=1e-4)
-    assert metric(at, "bank · money") == pytest.approx(static @ [0.90, 0.45], abs=1e-4)
+    vocab = pd.read_csv("assets/vocab/polysemy_2d.csv", comment="#").set_index("word")
+    static = vocab[vocab["group"] == "sense"][["x", "y"]].to_numpy().mean(axis=0)
+    for word in ("water", "money"):
+        assert metric(at, f"bank · {word}") == pytest.approx(static @ vocab.loc[word, ["x", "y"]].to_numpy(float),
+                                                             abs=1e-4)
     assert any("[0.45, 0.7]" in m.value for m in at.markdown)
 
 
