@@ -17,7 +17,7 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
     w = np.asarray(weights, dtype=float)
     fig = go.Figure(go.Scatterternary(
         a=[w[0]], b=[w[1]], c=[w[2]], mode="markers+text", name="weights α",
-        text=[f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"], textposition="bottom center",
+        text=[f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"], textposition="middle right",
         marker={"color": palette.WEIGHTS, "size": 16, "line": {"color": "#333333", "width": 1}},
     ))
     axis = {"min": 0, "ticks": "outside", "tickformat": ".1f", "showgrid": True, "gridcolor": "#cccccc"}
@@ -45,6 +45,18 @@ def weight_bars(weights: np.ndarray, labels: list[str]) -> go.Figure:
     return tidy(fig, f"The weights (sum {w.sum():.2f})", "token", "weight", height=380)
 
 
+def _outward(X: np.ndarray) -> list[str]:
+    """A label position per point, pointing away from the points' centre, so labels stay off the hull and z."""
+    d = X - X.mean(axis=0)
+    out = []
+    for dx, dy in d:
+        if abs(dx) > abs(dy):
+            out.append("middle left" if dx < 0 else "middle right")
+        else:
+            out.append("top center" if dy >= 0 else "bottom center")
+    return out
+
+
 def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarray | None = None,
                 inside: bool = True) -> go.Figure:
     """The tokens x_j: [n, 2], their convex hull (corner indices, counter-clockwise) and the blend z: [2].
@@ -58,14 +70,14 @@ def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarra
                    fill="toself" if len(hull) > 2 else None, fillcolor="rgba(0,158,115,0.12)",
                    line={"color": palette.VALUE, "width": 1, "dash": "dot"}, hoverinfo="skip"),
         go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers+text", name="tokens xⱼ", text=labels,
-                   textposition="top center", marker={"color": palette.VALUE, "size": 12}),
+                   textposition=_outward(X), marker={"color": palette.VALUE, "size": 12}),
     ])
     points = X
     if z is not None:
         colour = palette.OUTPUT if inside else palette.SCORES
         fig.add_trace(go.Scatter(x=[z[0]], y=[z[1]], mode="markers+text", name="blend z",
-                                 text=[f"z ({z[0]:.3f}, {z[1]:.3f})" + ("" if inside else " outside!")],
-                                 textposition="bottom center", textfont={"color": colour},
+                                 text=["z" if inside else "z (outside!)"],
+                                 textposition="top right", textfont={"color": colour},
                                  marker={"color": colour, "size": 18, "symbol": "star",
                                          "line": {"color": "#333333", "width": 1}}))
         points = np.vstack([X, z])

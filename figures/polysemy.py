@@ -73,8 +73,12 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
         go.Scatter(x=dims, y=dist_context, mode="lines+markers", name="river context → river sense",
                    line={"color": palette.OUTPUT, "width": 2}),
     ])
-    fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"})
-    fig.update_xaxes(type="log", tickvals=dims, ticktext=[str(d) for d in dims])
+    fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"},
+                  annotation={"text": f"d = {current}", "font": {"size": 11}}, annotation_position="top left")
+    ticks = [d for d in dims if d & (d - 1) == 0]             # powers of two only, so labels never collide
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(d) for d in ticks])
     fig.update_yaxes(rangemode="tozero")
-    return tidy(fig, "A bigger space does not move the static point off the fence", "dimensions d",
-                "distance (sense length ≈ 1)", height=360)
+    fig = tidy(fig, "A bigger space does not move the static point off the fence", "dimensions d",
+               "distance (sense length ≈ 1)", height=420)
+    fig.update_layout(legend={"orientation": "h", "y": -0.3, "x": 0}, margin={"b": 100})
+    return fig

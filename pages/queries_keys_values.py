@@ -110,7 +110,7 @@ if frame.predict("it_attends"):
     with right:
         top = TOKENS[int(np.argmax(trace.weights[i]))]
         st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
-        st.metric(f"“{token}” attends most to", top, f"{trace.weights[i].max():.3f}", delta_color="off")
+        st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
         st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
                     + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
                        else "its query points along its own key, so it mostly looks at itself."))

@@ -34,6 +34,7 @@ def test_hull_figure_closes_the_polygon_and_draws_z_inside():
     ring, tokens, z = fig.data
     assert ring.fill == "toself" and len(ring.x) == len(hull) + 1 and ring.x[0] == ring.x[-1]
     assert list(tokens.text) == LABELS and list(tokens.x) == list(X[:, 0])
+    assert list(tokens.textposition) == ["middle left", "middle right", "middle left"]   # away from the centre
     assert (z.x[0], z.y[0]) == (0.215, 0.83) and z.marker.color == palette.OUTPUT
     assert fig.layout.xaxis.title.text == "component 1" and fig.layout.yaxis.scaleanchor == "x"
 
