@@ -73,8 +73,8 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
         go.Scatter(x=dims, y=dist_context, mode="lines+markers", name="river context → river sense",
                    line={"color": palette.OUTPUT, "width": 2}),
     ])
-    fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"},
-                  annotation={"text": f"d = {current}", "font": {"size": 11}}, annotation_position="top left")
+    # No annotation on this line: on a log axis Plotly would place its text at 10^current.
+    fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"})
     ticks = [d for d in dims if d & (d - 1) == 0]             # powers of two only, so labels never collide
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(d) for d in ticks])
     fig.update_yaxes(rangemode="tozero")

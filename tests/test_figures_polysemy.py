@@ -42,6 +42,11 @@ def test_weight_bars_height_and_colour_per_token():
     assert fig.layout.yaxis.title.text == "weight α"
 
 
+def test_dimension_ticks_skip_values_that_are_not_powers_of_two():
+    fig = dimension_lines([128, 256, 300, 512], [0.7] * 4, [0.7] * 4, [0.1] * 4, current=300)
+    assert list(fig.layout.xaxis.tickvals) == [128, 256, 512] and not fig.layout.annotations
+
+
 def test_dimension_lines_log_axis_three_series_and_a_marker_at_the_current_d():
     dims = [2, 4, 8]
     fig = dimension_lines(dims, [0.7, 0.71, 0.7], [0.71, 0.7, 0.7], [0.1, 0.1, 0.1], current=8)
@@ -49,3 +54,4 @@ def test_dimension_lines_log_axis_three_series_and_a_marker_at_the_current_d():
     assert list(fig.data[0].x) == dims and list(fig.data[2].y) == [0.1, 0.1, 0.1]
     assert fig.layout.xaxis.type == "log" and fig.layout.xaxis.title.text == "dimensions d"
     assert fig.layout.shapes[0].x0 == 8
+    assert list(fig.layout.xaxis.tickvals) == [2, 4, 8]
