@@ -52,7 +52,7 @@ def show_blend(X: np.ndarray, labels: list[str]) -> None:
     b = core.blend(weights, X)
     hull = core.convex_hull_2d(X)
     weights_df = pd.DataFrame({"weight": b.weights}, index=labels)
-    revealed = frame.predict("where_z")
+    revealed = shown >= 2 and frame.predict("where_z")  # presenter mode asks at step 2
 
     left, right = st.columns(2)
     with left:
@@ -93,6 +93,7 @@ def show_blend(X: np.ndarray, labels: list[str]) -> None:
 
 frame = lesson("convex_blending")
 frame.header()
+shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
 frame.note("palette")
 
 with st.expander("Edit the tokens (up to 6, each a point x, y)"):

@@ -29,6 +29,7 @@ def load_library(path: str) -> pd.DataFrame:
 
 frame = lesson("queries_keys_values")
 frame.header()
+shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
 frame.note("characters")
 
 library = load_library(str(LIBRARY_FILE))
@@ -86,34 +87,35 @@ with c3:
 st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
            f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
 
-# ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
-st.subheader("A token that looks away from itself")
-frame.trap()
-frame.note("selfattention")
-same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
-                 bind="query-params", help="The misconception made real: see what attention does then.")
-Q = SELF_K if same else SELF_Q
-trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
-align = core.self_alignment(Q, SELF_K)
-feature_cols = ["thing", "action", "pronoun"]
-st.dataframe(pd.concat([table(Q, TOKENS, [f"q · {c}" for c in feature_cols]),
-                        table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
-                        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1), width="stretch")
-if frame.predict("it_attends"):
-    token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
-    i = TOKENS.index(token)
-    left, right = st.columns([3, 2])
-    with left:
-        chart(self_attention_heatmap(TOKENS, trace.weights),
-              "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
-              table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
-    with right:
-        top = TOKENS[int(np.argmax(trace.weights[i]))]
-        st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
-        st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
-        st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
-                    + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
-                       else "its query points along its own key, so it mostly looks at itself."))
+if shown >= 2:
+    # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
+    st.subheader("A token that looks away from itself")
+    frame.trap()
+    frame.note("selfattention")
+    same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
+                     bind="query-params", help="The misconception made real: see what attention does then.")
+    Q = SELF_K if same else SELF_Q
+    trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
+    align = core.self_alignment(Q, SELF_K)
+    feature_cols = ["thing", "action", "pronoun"]
+    st.dataframe(pd.concat([table(Q, TOKENS, [f"q · {c}" for c in feature_cols]),
+                            table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
+                            table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1), width="stretch")
+    if frame.predict("it_attends"):
+        token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
+        i = TOKENS.index(token)
+        left, right = st.columns([3, 2])
+        with left:
+            chart(self_attention_heatmap(TOKENS, trace.weights),
+                  "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
+                  table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
+        with right:
+            top = TOKENS[int(np.argmax(trace.weights[i]))]
+            st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
+            st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
+            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
+                        + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
+                           else "its query points along its own key, so it mostly looks at itself."))
 
 frame.check("orthogonal_qk")
 frame.footer()
