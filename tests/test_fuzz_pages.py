@@ -204,7 +204,7 @@ def legal(info: WidgetInfo, node):
     if k == "slider":
         if not isinstance(info.min, int | float) or not isinstance(info.step, int | float) or not info.step:
             return None                                     # date and time sliders: not fuzzed
-        n = int(round((info.max - info.min) / info.step))
+        n = round((info.max - info.min) / info.step)
         to_value = (lambda i: info.min + i * info.step) if isinstance(info.value, int) and isinstance(info.step, int) \
             else (lambda i: min(round(info.min + i * info.step, 12), info.max))
         if isinstance(info.value, tuple | list):
@@ -264,7 +264,7 @@ def _random_case(slug: str, data) -> None:
             value, shown = HOSTILE_NUMBERS[name], name
         else:
             value = shown = data.draw(strategy, label=f"{info.kind} {info.key}")
-        if isinstance(value, str) and info.kind in TEXT_KINDS or info.kind == "number_input":
+        if info.kind in (*TEXT_KINDS, "number_input"):
             node.set_value(value)
         else:
             value = shown = apply(node, info, value)
