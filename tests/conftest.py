@@ -37,3 +37,12 @@ def texts(at) -> str:
     parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
     parts += [i.value for i in at.info] + [str(x.value) for x in at.latex]
     return "\n".join(str(p) for p in parts)
+
+
+# Hypothesis's default 200 ms deadline per example turns CPU contention into failures: on a shared
+# 2-core machine, with the browser tests' server and Chromium on the other xdist worker, plain NumPy
+# examples were seen taking over 200 ms. A deadline tests the machine, not the maths, so it is off.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("shared-machine", deadline=None)
+_hypothesis_settings.load_profile("shared-machine")
