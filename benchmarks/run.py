@@ -182,8 +182,11 @@ def _press(page, step: int) -> str | None:
     """Move the first control; sliders go right then back left, so they never stick at a bound."""
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
     if slider.count():
-        slider.first.focus()
-        page.keyboard.press("ArrowRight" if step % 2 == 0 else "ArrowLeft")
+        thumb = slider.first
+        now, low, high = (thumb.get_attribute(f"aria-value{a}") for a in ("now", "min", "max"))
+        right = now != high and (now == low or step % 2 == 0)
+        thumb.focus()
+        page.keyboard.press("ArrowRight" if right else "ArrowLeft")
         return "slider"
     return harness.move_first_control(page)
 
@@ -298,7 +301,9 @@ async def _session(ws_url: str, script: Script, out: Load, window: Window, pace:
 
     arrived = False
     try:
-        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=60) as ws:
+        # No client pings: a browser sends none, so a busy server must not be failed for missing them.
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=60,
+                                      ping_interval=None) as ws:
             out.first_render.append(await run(ws, script.frames[0]))
             window.arrived()
             arrived = True

@@ -125,8 +125,11 @@ class Runs:
             self.charts = self._charts_now
             self.finished += 1
 
-    def wait(self, after: int, timeout_ms: int = 90_000) -> None:
-        """Wait until more than ``after`` runs have finished, then until every chart has drawn."""
+    def wait(self, after: int, timeout_ms: int = 180_000) -> None:
+        """Wait until more than ``after`` runs have finished, then until every chart has drawn.
+
+        Generous by default: a page's first run may load a model, on a machine shared with other work.
+        """
         deadline = time.perf_counter() + timeout_ms / 1000
         while self.finished <= after:
             if time.perf_counter() > deadline:
@@ -134,7 +137,7 @@ class Runs:
             self.page.wait_for_timeout(25)
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
-    def open(self, url: str, timeout_ms: int = 90_000) -> None:
+    def open(self, url: str, timeout_ms: int = 180_000) -> None:
         before = self.finished
         self.page.goto(url)
         self.wait(before, timeout_ms)
@@ -157,12 +160,15 @@ def chart_data(page) -> str:
 def move_first_control(page) -> str | None:
     """Move the page's first slider one step (keyboard), or else flip its first toggle/checkbox.
 
+    A slider already at its maximum steps left instead, so the move always changes the value.
     Returns what was moved ("slider", "toggle"), or None when the page has neither.
     """
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
     if slider.count():
-        slider.first.focus()
-        page.keyboard.press("ArrowRight")
+        thumb = slider.first
+        at_max = thumb.get_attribute("aria-valuenow") == thumb.get_attribute("aria-valuemax")
+        thumb.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
         return "slider"
     toggle = page.locator('[data-testid="stMain"] [data-testid="stCheckbox"] label')
     if toggle.count():
