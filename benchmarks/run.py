@@ -75,15 +75,22 @@ def ok(value: float, limit: float) -> str:
 # ----------------------------------------------------------------------------------------------- (a), (b)
 
 
+def _lesson(widgets) -> list:
+    """The page's own controls: the app's presenter switch (key "_…") and the frame's questions ("…__…")
+    are left out, so every page is measured on a control the lesson is about."""
+    return [w for w in widgets if w.key and not w.key.startswith("_") and "__" not in w.key]
+
+
 def _first_control(at):
     """The first slider or toggle on the page (AppTest lists), and a function giving its other value."""
-    if at.slider:
-        s = at.slider[0]
+    sliders, toggles = _lesson(at.slider), _lesson(at.toggle)
+    if sliders:
+        s = sliders[0]
         if isinstance(s.value, tuple | list):
             return s, lambda v: (s.min, v[1]) if v[0] != s.min else (s.min + s.step, v[1])
         return s, lambda v: s.max if v != s.max else s.min
-    if at.toggle:
-        return at.toggle[0], lambda v: not v
+    if toggles:
+        return toggles[0], lambda v: not v
     return None, None
 
 
@@ -108,7 +115,7 @@ def server_reruns(slugs: list[str], n: int) -> tuple[ServerRerun, list[ServerRer
         times, sizes = [], []
         for _ in range(n + 2):  # two warm-up reruns, not timed
             if widget is not None:
-                widget = _first_control(at)[0]
+                widget = _first_control(at)[0] or widget
                 widget.set_value(other(widget.value))
             t0 = time.perf_counter()
             at.run()
