@@ -65,7 +65,9 @@ def _benign(url: str) -> bool:
 @pytest.fixture
 def page(browser):
     """A fresh browser context and page; yields (page, problems)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, color_scheme="light")
+    # Tall: Streamlit renders elements below the fold lazily (as skeletons), so a control or chart far
+    # down a long lesson page only exists in the DOM once it is in view.
+    context = browser.new_context(viewport={"width": 1400, "height": 6000}, color_scheme="light")
     pg = context.new_page()
     problems = Problems(pg)
 

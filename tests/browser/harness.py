@@ -163,6 +163,12 @@ def move_first_control(page) -> str | None:
     A slider already at its maximum steps left instead, so the move always changes the value.
     Returns what was moved ("slider", "toggle"), or None when the page has neither.
     """
+    controls = ('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"], '
+                '[data-testid="stMain"] [data-testid="stCheckbox"] label')
+    try:                                                  # the DOM can trail the finished script on a busy machine
+        page.wait_for_selector(controls, timeout=30_000)
+    except Exception:
+        return None
     slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
     if slider.count():
         thumb = slider.first

@@ -54,10 +54,11 @@ def test_a_deep_link_restores_the_state_it_names(server, page):
     pg, problems = page
     open_page(pg, problems, server, "scaled_formula")
     default = harness.chart_data(pg)
-    assert pg.get_by_role("switch").first.is_checked()
+    scale = pg.get_by_role("switch", name="Divide by √dₖ")     # not the sidebar's presenter switch
+    assert scale.is_checked()
 
     open_page(pg, problems, server, "scaled_formula", "scale=false&Q=0,1,0,1")
-    assert not pg.get_by_role("switch").first.is_checked()
+    assert not scale.is_checked()
     assert pg.get_by_role("textbox", name="Queries Q").input_value() == "0,1,0,1"
     assert "(not applied)" in pg.locator('[data-testid="stMain"]').inner_text()
     assert harness.chart_data(pg) != default, "the weights drawn from the deep link equal the defaults"
