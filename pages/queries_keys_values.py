@@ -8,7 +8,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
 
@@ -73,14 +73,15 @@ with right:
 
 c1, c2, c3 = st.columns(3)
 with c1:
-    chart(score_bars(titles, soft.scores), "The dot product of your query with each video's key.",
+    chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
           table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
 with c2:
-    chart(weight_bars(titles, soft.weights), f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
+    chart(built(weight_bars, titles, soft.weights),
+          f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
           table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
 with c3:
     hard_value = None if hit is None else V[hit]
-    chart(output_bars(value_names, soft.output, hard_value),
+    chart(built(output_bars, value_names, soft.output, hard_value),
           "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
           table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
                 ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
@@ -106,7 +107,7 @@ if shown >= 2:
         i = TOKENS.index(token)
         left, right = st.columns([3, 2])
         with left:
-            chart(self_attention_heatmap(TOKENS, trace.weights),
+            chart(built(self_attention_heatmap, TOKENS, trace.weights),
                   "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
                   table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
         with right:
