@@ -23,8 +23,16 @@ SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
 
 
 @st.cache_data(max_entries=4)
-def load_library(path: str) -> pd.DataFrame:
-    return pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+def load_library(path: str) -> dict:
+    """The library as the page uses it: the display table, and the key and value matrices as plain arrays
+    (taken out once here rather than by pandas indexing on every rerun)."""
+    library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+    key_cols = [c for c in library.columns if c.startswith("k_")]
+    value_cols = [c for c in library.columns if c.startswith("v_")]
+    return {"shown": library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
+            "K": library[key_cols].to_numpy(float), "V": library[value_cols].to_numpy(float),
+            "titles": list(library.index), "tags": [c[2:] for c in key_cols],
+            "value_names": [c[2:] for c in value_cols]}
 
 
 frame = lesson("queries_keys_values")
@@ -33,12 +41,9 @@ shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away
 frame.note("characters")
 
 library = load_library(str(LIBRARY_FILE))
-key_cols = [c for c in library.columns if c.startswith("k_")]
-value_cols = [c for c in library.columns if c.startswith("v_")]
-tags, value_names = [c[2:] for c in key_cols], [c[2:] for c in value_cols]
-K, V, titles = library[key_cols].to_numpy(float), library[value_cols].to_numpy(float), list(library.index)
-st.dataframe(library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
-             width="stretch")
+tags, value_names = library["tags"], library["value_names"]
+K, V, titles = library["K"], library["V"], library["titles"]
+st.dataframe(library["shown"], width="stretch")
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 st.subheader("Your query")
