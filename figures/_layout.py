@@ -1,4 +1,9 @@
-"""Shared layout: small, template-free figures that Streamlit's theme styles for light and dark."""
+"""Shared layout: small, template-free figures that Streamlit's theme styles for light and dark.
+
+Build a figure once: ``figure([trace dicts], title, ...)``. Plotly's object API (go.Scatter(...),
+add_trace, update_layout, update_yaxes, add_vline) walks and validates its property tree on every call,
+1–15 ms each; one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one pass.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +18,9 @@ def _merge(base: dict, extra: dict) -> dict:
     return out
 
 
-def tidy(fig: go.Figure, title: str, x_title: str = "", y_title: str = "", height: int = 320) -> go.Figure:
-    """Give a figure its title, axis titles and compact margins; no template, so the JSON stays small.
-
-    Returns a new figure built in one go from the merged layout: Plotly's update_layout walks and
-    validates its property tree on every call (about 15 ms here), building once costs about 2 ms.
-    """
-    legend = len(fig.data) > 1
-    layout = _merge(fig.layout.to_plotly_json(), {
+def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:
+    """Title, axis titles, compact margins and a clear background: what every figure on the site shares."""
+    return {
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
         "height": height + (30 if legend else 0),
         # A horizontal legend hangs under the x-axis title, with the bottom margin to hold both.
@@ -31,6 +31,45 @@ def tidy(fig: go.Figure, title: str, x_title: str = "", y_title: str = "", heigh
         "plot_bgcolor": "rgba(0,0,0,0)",
         "xaxis": {"title": {"text": x_title}, "automargin": True},
         "yaxis": {"title": {"text": y_title}, "automargin": True},
-    })
-    layout["template"] = "none"                           # drop the default template Figure() started with
+        "template": "none",                               # no template, so the JSON stays small
+    }
+
+
+def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "", height: int = 320, *,
+           override: dict | None = None, **layout: object) -> go.Figure:
+    """One go.Figure from plain trace dicts (each with its "type") and layout keywords, built once.
+
+    ``layout`` is the figure's own layout (axis ranges, shapes, barmode); the common title, margins and
+    legend go over it, as tidy does. ``override`` goes over those in turn, for a figure that needs, say,
+    a wider margin than the common one.
+    """
+    merged = _merge(layout, _common(title, x_title, y_title, height, legend=len(traces) > 1))
+    if override:
+        merged = _merge(merged, override)
+    return go.Figure({"data": traces, "layout": merged})
+
+
+def vline(x: float, line: dict) -> dict:
+    """A vertical line across the whole plot at data x: what fig.add_vline adds, as a layout shape."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain", "line": line}
+
+
+def hline(y: float, line: dict) -> dict:
+    """A horizontal line across the whole plot at data y: what fig.add_hline adds."""
+    return {"type": "line", "x0": 0, "x1": 1, "xref": "x domain", "y0": y, "y1": y, "yref": "y", "line": line}
+
+
+def vrect(x0: float, x1: float, fillcolor: str, opacity: float) -> dict:
+    """A borderless band from x0 to x1, full height: what fig.add_vrect(..., line_width=0) adds."""
+    return {"type": "rect", "x0": x0, "x1": x1, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
+            "fillcolor": fillcolor, "opacity": opacity, "line": {"width": 0}}
+
+
+def tidy(fig: go.Figure, title: str, x_title: str = "", y_title: str = "", height: int = 320) -> go.Figure:
+    """Give a figure built with Plotly's object API its title, axis titles and compact margins.
+
+    For a builder not yet written with ``figure``: returns a new figure built in one go from the merged
+    layout, instead of update_layout's validated walk (about 15 ms here against about 2 ms).
+    """
+    layout = _merge(fig.layout.to_plotly_json(), _common(title, x_title, y_title, height, legend=len(fig.data) > 1))
     return go.Figure(data=fig.data, layout=layout)

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure
 
 STAGE_TITLES = {
     "scores": "① Scores  Q Kᵀ",
@@ -24,26 +24,20 @@ def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labe
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
     colour = palette.STAGE_COLOURS[stage]
     if matrix.shape[0] <= 2:
-        fig = go.Figure()
-        for r, row in enumerate(matrix):
-            fig.add_trace(go.Bar(
-                x=col_labels, y=row, name=row_labels[r],
-                marker={"color": colour, "opacity": 1.0 if r == 0 else 0.55},
-                text=[f"{v:.4f}" for v in row], textposition="outside", cliponaxis=False,
-            ))
+        traces = [{"type": "bar", "x": col_labels, "y": row, "name": row_labels[r],
+                   "marker": {"color": colour, "opacity": 1.0 if r == 0 else 0.55},
+                   "text": [f"{v:.4f}" for v in row], "textposition": "outside", "cliponaxis": False}
+                  for r, row in enumerate(matrix)]
         y_max = float(np.max(matrix))
         y_min = float(np.min(matrix))
         pad = 0.18 * max(abs(y_max), abs(y_min), 1e-9)
-        fig.update_yaxes(range=[min(0.0, y_min) - (pad if y_min < 0 else 0), max(0.0, y_max) + pad])
-    else:
-        scale = palette.WEIGHT_SCALE if stage == "weights" else palette.DIVERGING_SCALE
-        fig = go.Figure(go.Heatmap(
-            z=matrix, x=col_labels, y=row_labels, colorscale=scale,
-            zmid=None if stage == "weights" else 0.0,
-            text=np.round(matrix, 3), texttemplate="%{text}", hovertemplate="%{y} → %{x}: %{z:.6f}<extra></extra>",
-        ))
-        fig.update_yaxes(autorange="reversed")
-    return tidy(fig, STAGE_TITLES[stage], y_title="value" if matrix.shape[0] <= 2 else "")
+        yaxis = {"range": [min(0.0, y_min) - (pad if y_min < 0 else 0), max(0.0, y_max) + pad]}
+        return figure(traces, STAGE_TITLES[stage], y_title="value", yaxis=yaxis)
+    scale = palette.WEIGHT_SCALE if stage == "weights" else palette.DIVERGING_SCALE
+    heatmap = {"type": "heatmap", "z": matrix, "x": col_labels, "y": row_labels, "colorscale": scale,
+               "zmid": None if stage == "weights" else 0.0, "text": np.round(matrix, 3), "texttemplate": "%{text}",
+               "hovertemplate": "%{y} → %{x}: %{z:.6f}<extra></extra>"}
+    return figure([heatmap], STAGE_TITLES[stage], yaxis={"autorange": "reversed"})
 
 
 def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_labels: list[str]) -> go.Figure:
@@ -57,17 +51,17 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
     output = np.atleast_2d(np.asarray(output, dtype=float))
     if V.shape[1] == 2:
         sizes = 14 + 30 * np.asarray(weights, dtype=float)[0]
-        fig = go.Figure([
-            go.Scatter(x=V[:, 0], y=V[:, 1], mode="markers+text", name="values vⱼ",
-                       text=value_labels, textposition="top center",
-                       marker={"color": palette.VALUE, "size": sizes, "opacity": 0.55,
-                               "line": {"color": palette.VALUE, "width": 2}}),
-            go.Scatter(x=output[:, 0], y=output[:, 1], mode="markers+text", name="output",
-                       text=[f"({o[0]:.4f}, {o[1]:.4f})" for o in output], textposition="bottom center",
-                       marker={"color": palette.SCORES, "size": 14, "symbol": "star"}),
-        ])
-        fig.update_yaxes(scaleanchor="x", scaleratio=1)
-        return tidy(fig, STAGE_TITLES["output"], "component 1", "component 2")
+        traces = [
+            {"type": "scatter", "x": V[:, 0], "y": V[:, 1], "mode": "markers+text", "name": "values vⱼ",
+             "text": value_labels, "textposition": "top center",
+             "marker": {"color": palette.VALUE, "size": sizes, "opacity": 0.55,
+                        "line": {"color": palette.VALUE, "width": 2}}},
+            {"type": "scatter", "x": output[:, 0], "y": output[:, 1], "mode": "markers+text", "name": "output",
+             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": "bottom center",
+             "marker": {"color": palette.SCORES, "size": 14, "symbol": "star"}},
+        ]
+        return figure(traces, STAGE_TITLES["output"], "component 1", "component 2",
+                      yaxis={"scaleanchor": "x", "scaleratio": 1})
     return stage_figure(output, "output", [f"output {i + 1}" for i in range(output.shape[0])],
                         [f"dim {j + 1}" for j in range(output.shape[1])])
 

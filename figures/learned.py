@@ -6,20 +6,18 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure
 
 
 def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int = 380) -> go.Figure:
     """scores: [n, n], row i = the token asking (query), column j = the token answering (key); centred at 0."""
     scores = np.asarray(scores, dtype=float)
     top = float(np.abs(scores).max()) or 1.0
-    fig = go.Figure(go.Heatmap(
-        z=scores, x=labels, y=labels, colorscale=palette.DIVERGING_SCALE, zmin=-top, zmax=top,
-        text=np.round(scores, 2), texttemplate="%{text}", colorbar={"thickness": 10},
-        hovertemplate="%{y} → %{x}: %{z:.4f}<extra></extra>",
-    ))
-    fig.update_yaxes(autorange="reversed")
-    return tidy(fig, title, "key: the word being looked at", "query: the word looking", height=height)
+    heatmap = {"type": "heatmap", "z": scores, "x": labels, "y": labels, "colorscale": palette.DIVERGING_SCALE,
+               "zmin": -top, "zmax": top, "text": np.round(scores, 2), "texttemplate": "%{text}",
+               "colorbar": {"thickness": 10}, "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+    return figure([heatmap], title, "key: the word being looked at", "query: the word looking", height=height,
+                  yaxis={"autorange": "reversed"})
 
 
 def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
@@ -27,22 +25,20 @@ def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
     values = np.asarray(values, dtype=float)
     idx = np.arange(1, values.size + 1)
     colours = [palette.SCORES if i <= d_k else palette.NEUTRAL for i in idx]
-    fig = go.Figure(go.Bar(x=[f"σ{i}" for i in idx], y=values, marker={"color": colours},
-                           text=[f"{v:.3g}" for v in values], textposition="outside", cliponaxis=False))
-    fig.update_yaxes(range=[0, max(float(values.max()), 1e-9) * 1.25])
-    return tidy(fig, f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "", "size", height=300)
+    bars = {"type": "bar", "x": [f"σ{i}" for i in idx], "y": values, "marker": {"color": colours},
+            "text": [f"{v:.3g}" for v in values], "textposition": "outside", "cliponaxis": False}
+    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "", "size", height=300,
+                  yaxis={"range": [0, max(float(values.max()), 1e-9) * 1.25]})
 
 
 def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int) -> go.Figure:
     """Measured rank(M) at each d_k (bars, the current one highlighted) against the ceiling min(d_k, d_model)."""
     d_ks = np.asarray(d_ks, dtype=int)
     colours = [palette.SCORES if d == current else palette.WEIGHTS for d in d_ks]
-    fig = go.Figure([
-        go.Bar(x=d_ks, y=ranks, name="rank of M (measured)", marker={"color": colours}),
-        go.Scatter(x=d_ks, y=np.minimum(d_ks, d_model), mode="lines+markers", name="ceiling min(dₖ, d_model)",
-                   line={"color": palette.NEUTRAL, "dash": "dash"}),
-    ])
-    fig.update_xaxes(dtick=1)
-    fig.update_yaxes(range=[0, d_model + 0.5], dtick=1)
-    fig = tidy(fig, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300)
-    return fig
+    traces = [
+        {"type": "bar", "x": d_ks, "y": ranks, "name": "rank of M (measured)", "marker": {"color": colours}},
+        {"type": "scatter", "x": d_ks, "y": np.minimum(d_ks, d_model), "mode": "lines+markers",
+         "name": "ceiling min(dₖ, d_model)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
+    ]
+    return figure(traces, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300,
+                  xaxis={"dtick": 1}, yaxis={"range": [0, d_model + 0.5], "dtick": 1})

@@ -6,19 +6,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure
 
 
 def _hbars(labels: list[str], values: np.ndarray, colour: str, title: str, x_title: str,
            x_range: list[float] | None = None) -> go.Figure:
     """Horizontal bars, one per key, top to bottom in table order (long titles stay readable)."""
     values = np.asarray(values, dtype=float)
-    fig = go.Figure(go.Bar(y=labels, x=values, orientation="h", marker={"color": colour},
-                           text=[f"{v:.3f}" for v in values], textposition="outside", cliponaxis=False))
-    fig.update_yaxes(autorange="reversed")
-    if x_range is not None:
-        fig.update_xaxes(range=x_range)
-    return tidy(fig, title, x_title, "", height=300)
+    bars = {"type": "bar", "y": labels, "x": values, "orientation": "h", "marker": {"color": colour},
+            "text": [f"{v:.3f}" for v in values], "textposition": "outside", "cliponaxis": False}
+    xaxis = {} if x_range is None else {"range": x_range}
+    return figure([bars], title, x_title, "", height=300, xaxis=xaxis, yaxis={"autorange": "reversed"})
 
 
 def score_bars(labels: list[str], scores: np.ndarray) -> go.Figure:
@@ -36,26 +34,23 @@ def weight_bars(labels: list[str], weights: np.ndarray) -> go.Figure:
 
 def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> go.Figure:
     """③ The soft output Σ αⱼ vⱼ beside the hard lookup's single value (absent when it returned null)."""
-    fig = go.Figure(go.Bar(x=dims, y=np.asarray(soft, dtype=float), name="soft lookup Σ αⱼ vⱼ",
-                           marker={"color": palette.OUTPUT}, text=[f"{v:.3f}" for v in soft],
-                           textposition="outside", cliponaxis=False))
+    traces = [{"type": "bar", "x": dims, "y": np.asarray(soft, dtype=float), "name": "soft lookup Σ αⱼ vⱼ",
+               "marker": {"color": palette.OUTPUT}, "text": [f"{v:.3f}" for v in soft],
+               "textposition": "outside", "cliponaxis": False}]
     if hard is not None:
-        fig.add_trace(go.Bar(x=dims, y=np.asarray(hard, dtype=float), name="hard lookup value",
-                             marker={"color": palette.NEUTRAL}, text=[f"{v:.3f}" for v in hard],
-                             textposition="outside", cliponaxis=False))
-    fig.update_layout(barmode="group")
-    fig.update_yaxes(range=[0, 1.15])
-    fig = tidy(fig, "③ Output: what the query takes away", "value component", "amount", height=340)
-    fig.update_layout(legend={"orientation": "h", "y": -0.42, "x": 0}, margin={"b": 95})
-    return fig
+        traces.append({"type": "bar", "x": dims, "y": np.asarray(hard, dtype=float), "name": "hard lookup value",
+                       "marker": {"color": palette.NEUTRAL}, "text": [f"{v:.3f}" for v in hard],
+                       "textposition": "outside", "cliponaxis": False})
+    return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
+                  barmode="group", yaxis={"range": [0, 1.15]},
+                  override={"legend": {"orientation": "h", "y": -0.42, "x": 0}, "margin": {"b": 95}})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:
     """Self-attention weights [n, n]: row i is where token i's query sends its attention; the diagonal is 'itself'."""
     w = np.asarray(weights, dtype=float)
-    fig = go.Figure(go.Heatmap(
-        z=w, x=tokens, y=tokens, colorscale=palette.WEIGHT_SCALE, zmin=0, zmax=1,
-        text=np.round(w, 3), texttemplate="%{text}", hovertemplate="%{y} → %{x}: %{z:.4f}<extra></extra>",
-    ))
-    fig.update_yaxes(autorange="reversed")
-    return tidy(fig, "Who attends to whom", "key of token (attended to)", "query of token (attending)", height=320)
+    heatmap = {"type": "heatmap", "z": w, "x": tokens, "y": tokens, "colorscale": palette.WEIGHT_SCALE,
+               "zmin": 0, "zmax": 1, "text": np.round(w, 3), "texttemplate": "%{text}",
+               "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+    return figure([heatmap], "Who attends to whom", "key of token (attended to)", "query of token (attending)",
+                  height=320, yaxis={"autorange": "reversed"})

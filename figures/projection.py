@@ -8,17 +8,17 @@ import plotly.graph_objects as go
 from attention_core import Projection
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure
 
 
-def _arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> go.Scatter:
+def _arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> dict:
     """A segment with an arrowhead at ``end`` that turns with the segment."""
-    return go.Scatter(
-        x=[float(start[0]), float(end[0])], y=[float(start[1]), float(end[1])], mode="lines+markers", name=name,
-        line={"color": colour, "width": width, "dash": dash},
-        marker={"symbol": ["circle", "arrow"], "size": [1, 13], "angleref": "previous", "color": colour},
-        hovertemplate=f"{name}: (%{{x:.3f}}, %{{y:.3f}})<extra></extra>",
-    )
+    return {
+        "type": "scatter", "x": [float(start[0]), float(end[0])], "y": [float(start[1]), float(end[1])],
+        "mode": "lines+markers", "name": name, "line": {"color": colour, "width": width, "dash": dash},
+        "marker": {"symbol": ["circle", "arrow"], "size": [1, 13], "angleref": "previous", "color": colour},
+        "hovertemplate": f"{name}: (%{{x:.3f}}, %{{y:.3f}})<extra></extra>",
+    }
 
 
 def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour: str = palette.QUERY,
@@ -31,18 +31,18 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
     reach = max(float(np.abs(np.concatenate([q, k, p.parallel])).max()), 1.0) * 1.15
     line = np.vstack([-2 * reach * p.k_hat, 2 * reach * p.k_hat])          # the runway's centre line
     zero = np.zeros(2)
-    fig = go.Figure([
-        go.Scatter(x=line[:, 0], y=line[:, 1], mode="lines", name=f"runway (the line of {onto})",
-                   line={"color": palette.NEUTRAL, "width": 1, "dash": "dot"}, hoverinfo="skip"),
+    traces = [
+        {"type": "scatter", "x": line[:, 0], "y": line[:, 1], "mode": "lines", "name": f"runway (the line of {onto})",
+         "line": {"color": palette.NEUTRAL, "width": 1, "dash": "dot"}, "hoverinfo": "skip"},
         _arrow(zero, k, onto, onto_colour, width=5),
         _arrow(zero, p.k_hat, f"{onto}̂ (unit length)", onto_colour, width=2, dash="dash"),
         _arrow(zero, q, vec, vec_colour),
         _arrow(zero, p.parallel, f"{vec}∥ (shadow)", palette.SCORES, width=6),
-        go.Scatter(x=[p.parallel[0], q[0]], y=[p.parallel[1], q[1]], mode="lines", name=f"{vec}⊥ (drops out)",
-                   line={"color": palette.NEUTRAL, "width": 2, "dash": "dash"}, hoverinfo="skip"),
-    ])
+        {"type": "scatter", "x": [p.parallel[0], q[0]], "y": [p.parallel[1], q[1]], "mode": "lines",
+         "name": f"{vec}⊥ (drops out)", "line": {"color": palette.NEUTRAL, "width": 2, "dash": "dash"},
+         "hoverinfo": "skip"},
+    ]
     # constrain="domain": keep equal units by narrowing the plot, not by widening the range around tiny arrows.
-    fig.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#bbbbbb", constrain="domain")
-    fig.update_yaxes(range=[-reach, reach], scaleanchor="x", scaleratio=1, zeroline=True, zerolinecolor="#bbbbbb",
-                     constrain="domain")
-    return tidy(fig, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height)
+    axis = {"range": [-reach, reach], "zeroline": True, "zerolinecolor": "#bbbbbb", "constrain": "domain"}
+    return figure(traces, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height,
+                  xaxis=axis, yaxis={**axis, "scaleanchor": "x", "scaleratio": 1})

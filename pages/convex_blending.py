@@ -6,7 +6,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.blending import hull_figure, simplex_figure, weight_bars
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input
 
@@ -57,18 +57,18 @@ def show_blend(X: np.ndarray, labels: list[str]) -> None:
     left, right = st.columns(2)
     with left:
         if n == 3 and b.on_simplex:
-            chart(simplex_figure(b.weights, labels), "Each corner is all the weight on one token; the dot is the "
-                  "current weights, and its distance from each side is that token's share.", weights_df,
+            chart(built(simplex_figure, b.weights, labels), "Each corner is all the weight on one token; the dot is "
+                  "the current weights, and its distance from each side is that token's share.", weights_df,
                   key="cb_fig_simplex")
         else:
             why = "off the simplex" if not b.on_simplex else f"{n} tokens"
-            chart(weight_bars(b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
+            chart(built(weight_bars, b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
                   weights_df, key="cb_fig_bars")
     with right:
         table = pd.DataFrame(X, index=labels, columns=["x", "y"])
         if revealed:
             table.loc["z (blend)"] = b.z
-        chart(hull_figure(X, labels, hull, b.z if revealed else None, b.inside_hull),
+        chart(built(hull_figure, X, labels, hull, b.z if revealed else None, b.inside_hull),
               "Tokens (green dots), their convex hull (shaded) and, once revealed, the blend z (star).",
               table, key="cb_fig_hull")
 

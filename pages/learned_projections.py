@@ -9,7 +9,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.learned import rank_figure, score_heatmap, singular_values_figure
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, table
 
@@ -61,7 +61,7 @@ if step >= 2:
     i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
     left, right = st.columns(2)
     with left:
-        chart(score_heatmap(raw.scores, LABELS, "Raw scores X Xᵀ"),
+        chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
               table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
         frame.note("raw")
@@ -69,7 +69,7 @@ if step >= 2:
         with right:
             shown = frame.predict("mutual")
             if shown:
-                chart(score_heatmap(learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
+                chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
                       f"Query of each row's word against the key of each column's word. "
                       f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", table(learned.scores, LABELS, LABELS),
                       key="lp_fig_learned")
@@ -95,14 +95,16 @@ if step >= 2:
             left, right = st.columns(2)
             with left:
                 sv = core.singular_values(learned.M)
-                chart(singular_values_figure(sv, d_k_now), f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
+                chart(built(singular_values_figure, sv, d_k_now),
+                      f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
                       f"only {learned.rank} singular values are non-zero.",
                       table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
             with right:
                 d_ks = np.arange(1, D_MODEL + 1)
                 ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(st.session_state.get("lp_seed", 0)))
-                chart(rank_figure(d_ks, ranks, D_MODEL, d_k_now), "Random W_Q, W_K at each dₖ: the rank of M never "
-                      "passes dₖ.", pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+                chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
+                      "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
+                      pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
 
 frame.trap()
 frame.check("symmetric")

@@ -8,7 +8,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.polysemy import dimension_lines, sense_map, weight_bars
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "polysemy_2d.csv"
@@ -17,8 +17,16 @@ WORD = "bank"
 
 
 @st.cache_data(max_entries=4)
-def load_vocab(path: str) -> pd.DataFrame:
-    return pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
+def load_vocab(path: str) -> dict:
+    """The vocabulary as the page uses it: plain lists and arrays taken out of the CSV once, so a rerun
+    neither unpickles a DataFrame nor indexes one word at a time."""
+    vocab = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
+    X, groups = vocab[["x", "y"]].to_numpy(dtype=float), list(vocab["group"])
+    return {"table": vocab[["x", "y", "group"]], "all": list(vocab.index), "X": X, "groups": groups,
+            "places": list(vocab["label"]), "coords": dict(zip(vocab.index, X, strict=True)),
+            "group_of": dict(zip(vocab.index, groups, strict=True)),
+            "senses": X[[g == "sense" for g in groups]],
+            "words": [w for w, g in zip(vocab.index, groups, strict=True) if g != "sense"]}
 
 
 @st.cache_data(max_entries=64)
@@ -32,24 +40,22 @@ frame.header()
 shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
 
 vocab = load_vocab(str(VOCAB_FILE))
-senses = vocab[vocab["group"] == "sense"]
-words = vocab[vocab["group"] != "sense"]
-sense_river, sense_finance = senses[["x", "y"]].to_numpy()
-static = core.centroid(senses[["x", "y"]].to_numpy())            # the one point a static model keeps
-all_X, all_groups, places = vocab[["x", "y"]].to_numpy(), list(vocab["group"]), list(vocab["label"])
+words, coords, group_of = vocab["words"], vocab["coords"], vocab["group_of"]
+sense_river, sense_finance = vocab["senses"]
+static = core.centroid(vocab["senses"])                          # the one point a static model keeps
+all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
 
 # ── 1. The static point ────────────────────────────────────────────────────────────────────────────
 st.subheader("1 · One vector for two meanings")
 frame.note("static")
 left, right = st.columns([3, 2])
 with left:
-    chart(sense_map(list(vocab.index), all_X, all_groups, static, label_positions=places),
+    chart(built(sense_map, vocab["all"], all_X, all_groups, static, label_positions=places),
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
-          vocab[["x", "y", "group"]], key="pl_fig_static")
+          vocab["table"], key="pl_fig_static")
 with right:
-    dot_water = float(static @ words.loc["water", ["x", "y"]].to_numpy(dtype=float))
-    dot_money = float(static @ words.loc["money", ["x", "y"]].to_numpy(dtype=float))
+    dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
     st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
                 f"[{sense_finance[0]:g}, {sense_finance[1]:g}] = **[{static[0]:.4g}, {static[1]:.4g}]**.")
     c1, c2 = st.columns(2)
@@ -63,14 +69,14 @@ if shown >= 2:
     # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
     st.subheader("2 · Let the sentence steer")
     frame.note("context")
-    river_words = ", ".join(words.index[words["group"] == "river"])
-    finance_words = ", ".join(words.index[words["group"] == "finance"])
+    river_words = ", ".join(w for w in words if group_of[w] == "river")
+    finance_words = ", ".join(w for w in words if group_of[w] == "finance")
     st.caption(f"Vocabulary. River words: {river_words}. Finance words: {finance_words}.")
-    picked = st.multiselect("Words around bank (pick, or type one and press Enter)", list(words.index),
+    picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
                             default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
                             help="Only words in the vocabulary above have vectors; others are left out.")
-    known = [w for w in picked if w in words.index]
-    unknown = [core.clean_label(w) for w in picked if w not in words.index]
+    known = [w for w in picked if w in words]
+    unknown = [core.clean_label(w) for w in picked if w not in words]
     if unknown:
         st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{w}”" for w in unknown)
                    + ". Pick from the words listed above.", icon=":material/warning:")
@@ -87,20 +93,20 @@ if shown >= 2:
         st.warning("Pick at least one word for bank to attend to (or let it attend to itself).",
                    icon=":material/warning:")
     else:
-        X = np.vstack(([static] if with_self else []) + [words.loc[w, ["x", "y"]].to_numpy(dtype=float) for w in known])
-        groups = (["sense"] if with_self else []) + list(words.loc[known, "group"])
+        X = np.vstack(([static] if with_self else []) + [coords[w] for w in known])
+        groups = (["sense"] if with_self else []) + [group_of[w] for w in known]
         trace = core.contextualize(static, X, temperature=temperature)
         d_river, d_finance = np.linalg.norm(trace.z - sense_river), np.linalg.norm(trace.z - sense_finance)
         left, right = st.columns([3, 2])
         with left:
-            chart(sense_map(list(vocab.index), all_X, all_groups, static, z=trace.z, highlight=tuple(known),
-                            label_positions=places),
+            chart(built(sense_map, vocab["all"], all_X, all_groups, static, z=trace.z, highlight=tuple(known),
+                        label_positions=places),
                   "The arrow runs from the static bank (grey cross) to the contextual bank z (green star); "
                   "the sentence's words are drawn larger.",
                   pd.DataFrame({"x": [static[0], trace.z[0]], "y": [static[1], trace.z[1]]},
                                index=["static bank", "contextual z"]), key="pl_fig_context")
         with right:
-            chart(weight_bars(tokens, trace.weights, groups),
+            chart(built(weight_bars, tokens, trace.weights, groups),
                   "Each bar is the share α_j of bank's attention on one token; the shares add up to 1.",
                   pd.DataFrame({"score bank·x_j": trace.scores, "weight α_j": trace.weights}, index=tokens),
                   key="pl_fig_weights")
@@ -130,8 +136,8 @@ if shown >= 3:
         now = runs[-1]
         left, right = st.columns([3, 2])
         with left:
-            chart(dimension_lines(dims, [r.dist_a for r in runs], [r.dist_b for r in runs],
-                                  [r.dist_context for r in runs], current=d),
+            chart(built(dimension_lines, dims, [r.dist_a for r in runs], [r.dist_b for r in runs],
+                        [r.dist_context for r in runs], current=d),
                   "Average distances over 8 random draws at each d, up to the chosen one.",
                   pd.DataFrame({"static → river": [r.dist_a for r in runs],
                                 "static → finance": [r.dist_b for r in runs],

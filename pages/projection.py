@@ -7,7 +7,7 @@ import streamlit as st
 import attention_core as core
 from figures import palette
 from figures.projection import projection_figure
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 
 LIMIT = 1000.0                                            # coordinates beyond this make an unreadable plot
@@ -75,7 +75,8 @@ if p is not None:
                    icon=":material/check_circle:")
     plot, words = st.columns([3, 2])
     with plot:
-        chart(projection_figure(p), "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
+        chart(built(projection_figure, p),
+              "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
               vectors_table(p), key="pr_fig_main")
     with words:
         frame.note("reading")
@@ -88,11 +89,12 @@ if p is not None:
             back = core.project(k, q)
             a, b = st.columns(2)
             with a:
-                chart(projection_figure(p, title="proj_k(q): q's shadow on k", height=340),
+                chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=340),
                       f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
                       None, key="pr_fig_qk")
             with b:
-                chart(projection_figure(back, "k", "q", palette.KEY, palette.QUERY, "proj_q(k): k's shadow on q", 340),
+                chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
+                            "proj_q(k): k's shadow on q", 340),
                       f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
                       f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
             same = np.allclose(p.parallel, back.parallel)

@@ -8,7 +8,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
 
@@ -23,8 +23,16 @@ SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
 
 
 @st.cache_data(max_entries=4)
-def load_library(path: str) -> pd.DataFrame:
-    return pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+def load_library(path: str) -> dict:
+    """The library as the page uses it: the display table, and the key and value matrices as plain arrays
+    (taken out once here rather than by pandas indexing on every rerun)."""
+    library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+    key_cols = [c for c in library.columns if c.startswith("k_")]
+    value_cols = [c for c in library.columns if c.startswith("v_")]
+    return {"shown": library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
+            "K": library[key_cols].to_numpy(float), "V": library[value_cols].to_numpy(float),
+            "titles": list(library.index), "tags": [c[2:] for c in key_cols],
+            "value_names": [c[2:] for c in value_cols]}
 
 
 frame = lesson("queries_keys_values")
@@ -33,12 +41,9 @@ shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away
 frame.note("characters")
 
 library = load_library(str(LIBRARY_FILE))
-key_cols = [c for c in library.columns if c.startswith("k_")]
-value_cols = [c for c in library.columns if c.startswith("v_")]
-tags, value_names = [c[2:] for c in key_cols], [c[2:] for c in value_cols]
-K, V, titles = library[key_cols].to_numpy(float), library[value_cols].to_numpy(float), list(library.index)
-st.dataframe(library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
-             width="stretch")
+tags, value_names = library["tags"], library["value_names"]
+K, V, titles = library["K"], library["V"], library["titles"]
+st.dataframe(library["shown"], width="stretch")
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 st.subheader("Your query")
@@ -73,14 +78,15 @@ with right:
 
 c1, c2, c3 = st.columns(3)
 with c1:
-    chart(score_bars(titles, soft.scores), "The dot product of your query with each video's key.",
+    chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
           table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
 with c2:
-    chart(weight_bars(titles, soft.weights), f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
+    chart(built(weight_bars, titles, soft.weights),
+          f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
           table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
 with c3:
     hard_value = None if hit is None else V[hit]
-    chart(output_bars(value_names, soft.output, hard_value),
+    chart(built(output_bars, value_names, soft.output, hard_value),
           "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
           table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
                 ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
@@ -106,7 +112,7 @@ if shown >= 2:
         i = TOKENS.index(token)
         left, right = st.columns([3, 2])
         with left:
-            chart(self_attention_heatmap(TOKENS, trace.weights),
+            chart(built(self_attention_heatmap, TOKENS, trace.weights),
                   "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
                   table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
         with right:

@@ -5,7 +5,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.formula import formula_latex, output_figure, stage_figure
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, table
 
@@ -57,7 +57,7 @@ if trace is not None:
             st.caption(how)
             st.dataframe(table(matrix, q_labels, cols), width="stretch")
         with right:
-            chart(stage_figure(matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
+            chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
                   "one column per key." if name != "output" else "Output: one row per query.", None,
                   key=f"fig_{name}")
 
@@ -86,7 +86,7 @@ if trace is not None:
             st.caption("Each output row is the weighted sum Σⱼ αⱼ vⱼ of the value rows.")
             st.dataframe(table(trace.output, q_labels, d_labels), width="stretch")
         with right:
-            chart(output_figure(trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
+            chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                   "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
                   table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
         w, out = trace.weights[0], trace.output[0]

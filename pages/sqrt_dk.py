@@ -7,7 +7,7 @@ import streamlit as st
 import attention_core as core
 from figures import palette
 from figures.variance import histogram_figure, saturation_figure, sweep_figure, weights_figure
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 
 DRAWS = 4000                                              # q·k samples per histogram
@@ -26,22 +26,16 @@ def draws(seed: int) -> np.ndarray:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def sweep(seed: int) -> dict:
-    """The softmax sweep over dₖ = 1 … 1024 and its three figures; they depend on the seed only."""
-    sw = core.softmax_sweep(SWEEP_D_K, N_KEYS, 300, np.random.default_rng(seed))
-    return {
-        "sweep": sw,
-        "fig_entropy": sweep_figure(sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),
-        "fig_top": sweep_figure(sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
-        "fig_grad": sweep_figure(sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
-                                 "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
-    }
+def sweep(seed: int) -> core.SoftmaxSweep:
+    """The softmax sweep over dₖ = 1 … 1024; it depends on the seed only."""
+    return core.softmax_sweep(SWEEP_D_K, N_KEYS, 300, np.random.default_rng(seed))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def lab(d_k: int, seed: int) -> dict:
-    """Every number and figure that depends on (dₖ, seed), built once: plotly figures are slow to construct,
-    and caching them is what keeps the slider quick. Samples are binned here, never sent to the browser."""
+    """Every number that depends on (dₖ, seed). Samples are binned here, never sent to the browser. No figures:
+    cache_data would pickle them and rebuild them, validation and all, on every hit; the page builds them
+    through ui.charts.built instead."""
     s = draws(seed)[:, d_k - 1]                           # [DRAWS] real dot products at this dₖ
     scaled = s / np.sqrt(d_k)
     h_raw, h_scaled = core.histogram_density(s, BINS, 4 * np.sqrt(d_k)), core.histogram_density(scaled, BINS, 4.0)
@@ -52,13 +46,7 @@ def lab(d_k: int, seed: int) -> dict:
     x = np.linspace(-reach, reach, 241)
     return {
         "var_raw": float(s.var()), "var_scaled": float(scaled.var()), "h_raw": h_raw, "h_scaled": h_scaled,
-        "w_raw": w_raw, "w_scaled": w_scaled, "x": x,
-        "fig_raw": histogram_figure(h_raw, x_raw, core.normal_pdf(x_raw, d_k), f"N(0, {d_k})",
-                                    f"q·k over {DRAWS:,} draws", "q·k"),
-        "fig_scaled": histogram_figure(h_scaled, x_scaled, core.normal_pdf(x_scaled, 1.0), "N(0, 1)",
-                                       "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
-        "fig_row": weights_figure(w_raw, w_scaled),
-        "fig_sat": saturation_figure(x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
+        "w_raw": w_raw, "w_scaled": w_scaled, "x": x, "x_raw": x_raw, "x_scaled": x_scaled,
     }
 
 
@@ -72,7 +60,7 @@ d_k = a.slider("dₖ: components in each query and key", 1, 1024, 64, key="sd_dk
 seed = b.number_input("Random seed", 0, 10_000, 0, key="sd_seed", bind="query-params")
 frame.note("draws")
 
-L, S = lab(d_k, seed), sweep(seed)
+L, sw = lab(d_k, seed), sweep(seed)
 var_raw, var_scaled, hist_raw, hist_scaled = L["var_raw"], L["var_scaled"], L["h_raw"], L["h_scaled"]
 if frame.predict("spread"):
     cols = st.columns(4)
@@ -83,25 +71,27 @@ if frame.predict("spread"):
     left, right = st.columns(2)
     numbers = pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density, "count": hist_raw.count})
     with left:
-        chart(L["fig_raw"],
+        chart(built(histogram_figure, hist_raw, L["x_raw"], core.normal_pdf(L["x_raw"], d_k), f"N(0, {d_k})",
+                    f"q·k over {DRAWS:,} draws", "q·k"),
               f"Unscaled dot products: measured variance {var_raw:.1f} against the proof's {d_k}.",
               numbers, key="sd_fig_raw")
     with right:
-        chart(L["fig_scaled"],
+        chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
+                    "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
               f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
               pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}), key="sd_fig_scaled")
 
 if step >= 2:
     st.subheader("What the spread does to softmax")
     frame.note("softmax")
-    sw, w_raw, w_scaled = S["sweep"], L["w_raw"], L["w_scaled"]
+    w_raw, w_scaled = L["w_raw"], L["w_scaled"]
     c = st.columns(4)
     c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
     c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
     c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
     c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
                 help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
-    chart(L["fig_row"], f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
+    chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
           pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
           key="sd_fig_row")
     sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw, "entropy scaled": sw.entropy_scaled,
@@ -110,11 +100,11 @@ if step >= 2:
                                 "gradient norm scaled": sw.grad_norm_scaled})
     left, right = st.columns(2)
     with left:
-        chart(S["fig_entropy"],
+        chart(built(sweep_figure, sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),
               "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
               key="sd_fig_entropy")
     with right:
-        chart(S["fig_top"],
+        chart(built(sweep_figure, sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
               "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
 
 if step >= 3:
@@ -123,12 +113,13 @@ if step >= 3:
     x = L["x"]
     left, right = st.columns(2)
     with left:
-        chart(L["fig_sat"],
+        chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
               f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} unscaled "
               f"and √2 ≈ 1.41 scaled.", pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
                                                       "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
     with right:
-        chart(S["fig_grad"],
+        chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
+                    "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
               "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
               key="sd_fig_grad")
 
