@@ -187,10 +187,10 @@ class Redraw:
 
 def _press(page, step: int) -> str | None:
     """Move the first control; sliders go right then back left, so they never stick at a bound."""
-    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
+    slider = page.locator(harness.SLIDER_INPUT)
     if slider.count():
         thumb = slider.first
-        now, low, high = (thumb.get_attribute(f"aria-value{a}") for a in ("now", "min", "max"))
+        now, low, high = thumb.input_value(), thumb.get_attribute("min"), thumb.get_attribute("max")
         right = now != high and (now == low or step % 2 == 0)
         thumb.focus()
         page.keyboard.press("ArrowRight" if right else "ArrowLeft")

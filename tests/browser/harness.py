@@ -157,22 +157,25 @@ def chart_data(page) -> str:
     return page.evaluate(CHART_DATA_JS)
 
 
+# Streamlit 1.67's slider is a react-aria range input (no role="slider" thumb): focus it, press an arrow.
+SLIDER_INPUT = '[data-testid="stMain"] [data-testid="stSlider"] input[type="range"]'
+
+
 def move_first_control(page) -> str | None:
     """Move the page's first slider one step (keyboard), or else flip its first toggle/checkbox.
 
     A slider already at its maximum steps left instead, so the move always changes the value.
     Returns what was moved ("slider", "toggle"), or None when the page has neither.
     """
-    controls = ('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"], '
-                '[data-testid="stMain"] [data-testid="stCheckbox"] label')
+    controls = f'{SLIDER_INPUT}, [data-testid="stMain"] [data-testid="stCheckbox"] label'
     try:                                                  # the DOM can trail the finished script on a busy machine
         page.wait_for_selector(controls, timeout=30_000)
     except Exception:
         return None
-    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
+    slider = page.locator(SLIDER_INPUT)
     if slider.count():
         thumb = slider.first
-        at_max = thumb.get_attribute("aria-valuenow") == thumb.get_attribute("aria-valuemax")
+        at_max = float(thumb.input_value()) >= float(thumb.get_attribute("max"))
         thumb.focus()
         page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
         return "slider"
