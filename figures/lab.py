@@ -33,7 +33,10 @@ def short(text: str, n: int = 32) -> str:
 
 
 def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.Figure:
-    """weights [T, T] (rows: the token attending, columns: the token attended to) with tokens on both axes."""
+    """weights [T, T] (rows: the token attending, columns: the token attended to) with tokens on both axes.
+
+    The colour scale runs from 0 to the largest weight shown: over 128 tokens a weight of 0.1 is a lot,
+    and a fixed 0–1 scale would wash it out."""
     weights = np.asarray(weights)
     T = len(tokens)
     if weights.shape != (T, T):
@@ -41,7 +44,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     text = labels(tokens)
     pos = list(range(T))
     fig = go.Figure(go.Heatmap(
-        z=weights, x=pos, y=pos, zmin=0.0, zmax=1.0, colorscale=palette.WEIGHT_SCALE,
+        z=weights, x=pos, y=pos, zmin=0.0, zmax=max(float(weights.max()), 1e-6), colorscale=palette.WEIGHT_SCALE,
         customdata=[[[text[i], text[j]] for j in pos] for i in pos],
         hovertemplate="%{customdata[0]} → %{customdata[1]}: %{z:.3f}<extra></extra>",
         colorbar={"title": {"text": "weight"}, "thickness": 12},

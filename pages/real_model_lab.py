@@ -97,7 +97,8 @@ if r is not None and shown >= 2:
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
     chart(attention_heatmap(W, r.tokens, f"Attention weights, {view}"),
-          f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1.",
+          f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
+          f"The colour scale tops out at the largest weight, {W.max():.2f}.",
           pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
                        columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
 

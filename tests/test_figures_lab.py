@@ -17,14 +17,14 @@ TOKENS = ["[CLS]", "the", "<script>", "the", "&", "[SEP]"]
 
 
 def test_heatmap_has_the_weights_tokens_on_both_axes_and_keeps_repeated_tokens_apart():
-    W = np.full((6, 6), 1 / 6)
+    W = np.full((6, 6), 0.1) + 0.4 * np.eye(6)
     fig = attention_heatmap(W, TOKENS, "t")
     (hm,) = fig.data
     assert isinstance(hm, go.Heatmap)
     np.testing.assert_array_equal(np.asarray(hm.z), W)
     assert list(hm.x) == list(range(6)) and list(hm.y) == list(range(6))     # positions: "the" twice stays twice
     assert hm.colorscale == tuple(tuple(s) for s in palette.WEIGHT_SCALE)
-    assert hm.zmin == 0 and hm.zmax == 1
+    assert hm.zmin == 0 and hm.zmax == pytest.approx(0.5)             # the scale tops out at the largest weight
     for axis in (fig.layout.xaxis, fig.layout.yaxis):
         assert list(axis.ticktext) == ["[CLS]", "the", "&lt;script&gt;", "the", "&amp;", "[SEP]"]
     assert "<script>" not in fig.to_json()
