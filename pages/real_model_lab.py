@@ -112,7 +112,7 @@ if r is not None and shown >= 3:
     top = core.top_keys(W[q], 1)[0][0]
     picks = sorted({top, 0, T - 1, q, max(q - 1, 0), min(q + 1, T - 1)})
     if frame.predict("top_key", options=[labels[j] for j in picks], answer=picks.index(top),
-                     query=literal(r.tokens[q]), weight=f"{W[q, top]:.1%}"):
+                     token=literal(r.tokens[q]), weight=f"{W[q, top]:.1%}"):
         best = core.top_keys(W[q], 3)
         chart(attention_bars(W[q], r.tokens, q, f"Where token {q} looks ({view})"),
               f"Token {q}'s row of the heatmap: its weight on every token. Top three: "
