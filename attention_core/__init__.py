@@ -15,8 +15,10 @@ from .attention import (
     scaled_dot_product_attention,
 )
 from .bert import load_model
+from .context import ContextTrace, SenseExperiment, contextualize, distance_gap, sense_experiment
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
+from .hull import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
 from .lab import (
     LAYER_LABELS,
     Word,
@@ -38,6 +40,7 @@ from .lab import (
 )
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
 from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
+from .lookup import SoftLookup, hard_lookup, self_alignment, soft_lookup
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
 from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
@@ -60,3 +63,4 @@ from .softmax import (
     softmax_gradient_norm,
     softmax_jacobian,
 )
+from .words import clean_label, parse_labels

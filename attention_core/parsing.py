@@ -9,6 +9,9 @@ import numpy as np
 MAX_CHARS = 4000
 MAX_ROWS = 32
 MAX_COLS = 32
+# Large enough for any lesson, small enough that 32-wide products (and products of those) stay finite:
+# a row of 1e308 would otherwise overflow Q Kᵀ to inf and surface as NaN weights.
+MAX_ABS = 1e6
 _SEP = re.compile(r"[,\s]+")
 
 
@@ -49,7 +52,10 @@ def parse_matrix(text: str, name: str, cols: int | None = None, rows: int | None
             except ValueError:
                 raise ValueError(f"{name}, row {r}, entry {c}: '{_short(token)}' is not a number.") from None
             if not np.isfinite(value):
-                raise ValueError(f"{name}, row {r}, entry {c}: {token} is not a finite number.")
+                raise ValueError(f"{name}, row {r}, entry {c}: {_short(token)} is not a finite number.")
+            if abs(value) > MAX_ABS:
+                raise ValueError(f"{name}, row {r}, entry {c}: {_short(token)} is too large; "
+                                 f"use numbers between -{MAX_ABS:,.0f} and {MAX_ABS:,.0f}.")
             row.append(value)
         if len(row) > MAX_COLS:
             raise ValueError(f"{name}, row {r} has {len(row)} entries; at most {MAX_COLS} are allowed here.")

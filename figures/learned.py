@@ -7,7 +7,6 @@ import plotly.graph_objects as go
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 
 def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int = 380) -> go.Figure:
@@ -46,4 +45,4 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
     fig.update_xaxes(dtick=1)
     fig.update_yaxes(range=[0, d_model + 0.5], dtick=1)
     tidy(fig, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300)
-    return legend_below(fig)
+    return fig

@@ -9,7 +9,6 @@ from attention_core import Projection
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 
 def _arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> go.Scatter:
@@ -46,4 +45,4 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
     fig.update_xaxes(range=[-reach, reach], zeroline=True, zerolinecolor="#bbbbbb", constrain="domain")
     fig.update_yaxes(range=[-reach, reach], scaleanchor="x", scaleratio=1, zeroline=True, zerolinecolor="#bbbbbb",
                      constrain="domain")
-    return legend_below(tidy(fig, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height))
+    return tidy(fig, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height)

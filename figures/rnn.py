@@ -7,7 +7,6 @@ import plotly.graph_objects as go
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 FLOOR = 1e-300                                            # log axes cannot show 0; values below are drawn here
 
@@ -22,7 +21,7 @@ def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: f
     ])
     fig.update_yaxes(type="log", exponentformat="power")
     tidy(fig, "Upper bound on what survives the trip", "distance d (tokens apart)", "bound", height=340)
-    return legend_below(fig)
+    return fig
 
 
 def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarray, ceiling: np.ndarray
@@ -38,7 +37,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
     ])
     fig.update_yaxes(type="log", exponentformat="power")
     tidy(fig, "How much each token still moves the last position", "distance T − j", "gradient norm", height=360)
-    return legend_below(fig)
+    return fig
 
 
 def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray, current: int) -> go.Figure:
@@ -49,4 +48,4 @@ def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.nd
                    line={"color": palette.WEIGHTS, "width": 3}),
     ])
     fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"})
-    return legend_below(tidy(fig, "Path length from token 1 to token N", "sequence length N", "steps", height=320))
+    return tidy(fig, "Path length from token 1 to token N", "sequence length N", "steps", height=320)

@@ -9,7 +9,6 @@ from attention_core import Histogram
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 
 def histogram_figure(hist: Histogram, curve_x: np.ndarray, curve_y: np.ndarray, curve_name: str, title: str,
@@ -21,7 +20,7 @@ def histogram_figure(hist: Histogram, curve_x: np.ndarray, curve_y: np.ndarray, 
         go.Scatter(x=curve_x, y=curve_y, mode="lines", name=curve_name, line={"color": palette.NEUTRAL, "width": 2}),
     ])
     fig.update_layout(bargap=0)
-    return legend_below(tidy(fig, title, x_title, "density", height=320))
+    return tidy(fig, title, x_title, "density", height=320)
 
 
 def weights_figure(raw: np.ndarray, scaled: np.ndarray) -> go.Figure:
@@ -32,7 +31,7 @@ def weights_figure(raw: np.ndarray, scaled: np.ndarray) -> go.Figure:
         go.Bar(x=keys, y=scaled, name="softmax(q·k / √dₖ)", marker={"color": palette.SCALED}),
     ])
     fig.update_yaxes(range=[0, 1.05])
-    return legend_below(tidy(fig, "One query's weights over its keys", "key", "weight", height=320))
+    return tidy(fig, "One query's weights over its keys", "key", "weight", height=320)
 
 
 def sweep_figure(d_ks: np.ndarray, raw: np.ndarray, scaled: np.ndarray, title: str, y_title: str,
@@ -46,7 +45,7 @@ def sweep_figure(d_ks: np.ndarray, raw: np.ndarray, scaled: np.ndarray, title: s
     fig.update_xaxes(type="log", dtick=np.log10(4))
     if log_y:
         fig.update_yaxes(type="log", exponentformat="power")
-    return legend_below(tidy(fig, title, "dₖ (log scale)", y_title, height=320))
+    return tidy(fig, title, "dₖ (log scale)", y_title, height=320)
 
 
 def saturation_figure(x: np.ndarray, s: np.ndarray, slope: np.ndarray, spread_raw: float, spread_scaled: float
@@ -59,4 +58,4 @@ def saturation_figure(x: np.ndarray, s: np.ndarray, slope: np.ndarray, spread_ra
     fig.add_vrect(x0=-spread_raw, x1=spread_raw, fillcolor=palette.SCORES, opacity=0.08, line_width=0)
     fig.add_vrect(x0=-spread_scaled, x1=spread_scaled, fillcolor=palette.SCALED, opacity=0.18, line_width=0)
     fig.update_yaxes(range=[-0.02, 1.05])
-    return legend_below(tidy(fig, "Saturation: where the slope of S dies", "score gap x", "", height=340))
+    return tidy(fig, "Saturation: where the slope of S dies", "score gap x", "", height=340)

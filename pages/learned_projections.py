@@ -21,6 +21,7 @@ MODES = ["pronoun → antecedent (preset)", "random, from a seed", "type your ow
 
 frame = lesson("learned_projections")
 frame.header()
+step = frame.steps(["The sentence and its embeddings", "Raw against learned scores", "The rank bottleneck"])
 
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
@@ -55,50 +56,53 @@ if W_Q is not None and W_K is not None:
     except ValueError as err:
         st.error(f"W_Q and W_K do not fit together: {err}", icon=":material/error:")
 
-raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ
-i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
-left, right = st.columns(2)
-with left:
-    chart(score_heatmap(raw.scores, LABELS, "Raw scores X Xᵀ"),
-          f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
-          table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
-    frame.note("raw")
-if learned is not None:
-    with right:
-        shown = frame.predict("mutual")
-        if shown:
-            chart(score_heatmap(learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
-                  f"Query of each row's word against the key of each column's word. "
-                  f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", table(learned.scores, LABELS, LABELS), key="lp_fig_learned")
-    if shown:                                             # the numbers below would give the prediction away
-        A = learned.scores
-        cols = st.columns(3)
-        cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
-                       help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
-        cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
-        cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
-        top = core.strongest_target(A)
-        st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
-                    f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
-
-    st.subheader("The rank bottleneck")
-    frame.note("rank")
-    d_k_now = learned.Q.shape[1]
-    c = st.columns(3)
-    c[0].metric("dₖ", d_k_now)
-    c[1].metric("d_model", D_MODEL)
-    c[2].metric("rank of M = W_Qᵀ W_K", learned.rank)
+if step >= 2:
+    raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ
+    i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
     left, right = st.columns(2)
     with left:
-        sv = core.singular_values(learned.M)
-        chart(singular_values_figure(sv, d_k_now), f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
-              f"only {learned.rank} singular values are non-zero.",
-              table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
-    with right:
-        d_ks = np.arange(1, D_MODEL + 1)
-        ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(st.session_state.get("lp_seed", 0)))
-        chart(rank_figure(d_ks, ranks, D_MODEL, d_k_now), "Random W_Q, W_K at each dₖ: the rank of M never "
-              "passes dₖ.", pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+        chart(score_heatmap(raw.scores, LABELS, "Raw scores X Xᵀ"),
+              f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
+              table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
+        frame.note("raw")
+    if learned is not None:
+        with right:
+            shown = frame.predict("mutual")
+            if shown:
+                chart(score_heatmap(learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
+                      f"Query of each row's word against the key of each column's word. "
+                      f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", table(learned.scores, LABELS, LABELS),
+                      key="lp_fig_learned")
+        if shown:                                             # the numbers below would give the prediction away
+            A = learned.scores
+            cols = st.columns(3)
+            cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
+                           help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
+            cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
+            cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
+            top = core.strongest_target(A)
+            st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
+                        f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
+
+        if step >= 3:
+            st.subheader("The rank bottleneck")
+            frame.note("rank")
+            d_k_now = learned.Q.shape[1]
+            c = st.columns(3)
+            c[0].metric("dₖ", d_k_now)
+            c[1].metric("d_model", D_MODEL)
+            c[2].metric("rank of M = W_Qᵀ W_K", learned.rank)
+            left, right = st.columns(2)
+            with left:
+                sv = core.singular_values(learned.M)
+                chart(singular_values_figure(sv, d_k_now), f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
+                      f"only {learned.rank} singular values are non-zero.",
+                      table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
+            with right:
+                d_ks = np.arange(1, D_MODEL + 1)
+                ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(st.session_state.get("lp_seed", 0)))
+                chart(rank_figure(d_ks, ranks, D_MODEL, d_k_now), "Random W_Q, W_K at each dₖ: the rank of M never "
+                      "passes dₖ.", pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
 
 frame.trap()
 frame.check("symmetric")

@@ -25,6 +25,7 @@ def vectors_table(p: core.Projection) -> pd.DataFrame:
 
 frame = lesson("projection")
 frame.header()
+shown = frame.steps(["The shadow on the runway", "Swap the plane and the runway"])
 
 st.subheader("Fly the plane, lay the runway")
 how = st.radio("Set the vectors by", ["angle and length", "coordinates"], horizontal=True, key="pr_input",
@@ -79,24 +80,25 @@ if p is not None:
     with words:
         frame.note("reading")
 
-    st.subheader("Swap the plane and the runway")
-    if np.linalg.norm(q) == 0:
-        st.info("Give q some length to compare the two shadows.", icon=":material/info:")
-    elif frame.predict("swap"):
-        back = core.project(k, q)
-        a, b = st.columns(2)
-        with a:
-            chart(projection_figure(p, title="proj_k(q): q's shadow on k", height=340),
-                  f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
-                  None, key="pr_fig_qk")
-        with b:
-            chart(projection_figure(back, "k", "q", palette.KEY, palette.QUERY, "proj_q(k): k's shadow on q", 340),
-                  f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
-                  f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
-        same = np.allclose(p.parallel, back.parallel)
-        st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. The two shadows "
-                    + ("happen to coincide here (q and k are parallel)." if same else "are **different vectors**."))
-        frame.note("swap")
+    if shown >= 2:
+        st.subheader("Swap the plane and the runway")
+        if np.linalg.norm(q) == 0:
+            st.info("Give q some length to compare the two shadows.", icon=":material/info:")
+        elif frame.predict("swap"):
+            back = core.project(k, q)
+            a, b = st.columns(2)
+            with a:
+                chart(projection_figure(p, title="proj_k(q): q's shadow on k", height=340),
+                      f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
+                      None, key="pr_fig_qk")
+            with b:
+                chart(projection_figure(back, "k", "q", palette.KEY, palette.QUERY, "proj_q(k): k's shadow on q", 340),
+                      f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
+                      f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
+            same = np.allclose(p.parallel, back.parallel)
+            st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. The two shadows "
+                        + ("happen to coincide here (q and k are parallel)." if same else "are **different vectors**."))
+            frame.note("swap")
 
 frame.trap()
 frame.check("commutative")

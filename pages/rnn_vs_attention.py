@@ -29,6 +29,7 @@ def race(length: int, rho: float, seed: int) -> dict:
 
 frame = lesson("rnn_vs_attention")
 frame.header()
+shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps"])
 
 st.subheader("Pass the message down the line")
 a, b, c = st.columns([2, 2, 1])
@@ -57,29 +58,32 @@ if frame.predict("decay"):
           f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
           pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}), key="rn_fig_bound")
 
-st.subheader("A real RNN and a real attention head")
-frame.note("chain")
-r = race(length, rho, seed)
-cols = st.columns(3)
-cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
-cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
-cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
-chart(r["fig"], "Gradient norm from each input token to the last position, against distance (log scale). "
-      "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"], key="rn_fig_infl")
+if shown >= 2:
+    st.subheader("A real RNN and a real attention head")
+    frame.note("chain")
+    r = race(length, rho, seed)
+    cols = st.columns(3)
+    cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
+    cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
+    cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
+    chart(r["fig"], "Gradient norm from each input token to the last position, against distance (log scale). "
+          "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"],
+          key="rn_fig_infl")
 
-st.subheader("Path length and parallel steps")
-seq = core.sequential_steps(length)
-cols = st.columns(4)
-cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
-cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-cols[2].metric("RNN sequential steps", seq["rnn"])
-cols[3].metric("attention sequential steps", seq["attention"])
-lengths = np.arange(2, 501)
-paths = [core.path_lengths(n) for n in lengths]
-chart(path_figure(lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths]), length),
-      "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
-      None, key="rn_fig_path")
-frame.note("comparison")
+if shown >= 3:
+    st.subheader("Path length and parallel steps")
+    seq = core.sequential_steps(length)
+    cols = st.columns(4)
+    cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+    cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
+    cols[2].metric("RNN sequential steps", seq["rnn"])
+    cols[3].metric("attention sequential steps", seq["attention"])
+    lengths = np.arange(2, 501)
+    paths = [core.path_lengths(n) for n in lengths]
+    chart(path_figure(lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths]), length),
+          "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+          None, key="rn_fig_path")
+    frame.note("comparison")
 
 frame.trap()
 frame.note("lstm")

@@ -64,6 +64,7 @@ def lab(d_k: int, seed: int) -> dict:
 
 frame = lesson("sqrt_dk")
 frame.header()
+step = frame.steps(["q·k spreads as √dₖ", "What the spread does to softmax", "Saturation: the gradient dies"])
 
 st.subheader("Draw random queries and keys")
 a, b = st.columns([3, 1])
@@ -90,43 +91,46 @@ if frame.predict("spread"):
               f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
               pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}), key="sd_fig_scaled")
 
-st.subheader("What the spread does to softmax")
-frame.note("softmax")
-sw, w_raw, w_scaled = S["sweep"], L["w_raw"], L["w_scaled"]
-c = st.columns(4)
-c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
-c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
-c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
-c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
-            help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
-chart(L["fig_row"], f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
-      pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
-      key="sd_fig_row")
-sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw, "entropy scaled": sw.entropy_scaled,
-                            "top weight unscaled": sw.max_weight_raw, "top weight scaled": sw.max_weight_scaled,
-                            "gradient norm unscaled": sw.grad_norm_raw, "gradient norm scaled": sw.grad_norm_scaled})
-left, right = st.columns(2)
-with left:
-    chart(S["fig_entropy"],
-          "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
-          key="sd_fig_entropy")
-with right:
-    chart(S["fig_top"],
-          "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
+if step >= 2:
+    st.subheader("What the spread does to softmax")
+    frame.note("softmax")
+    sw, w_raw, w_scaled = S["sweep"], L["w_raw"], L["w_scaled"]
+    c = st.columns(4)
+    c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
+    c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
+    c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
+    c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
+                help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
+    chart(L["fig_row"], f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
+          pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
+          key="sd_fig_row")
+    sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw, "entropy scaled": sw.entropy_scaled,
+                                "top weight unscaled": sw.max_weight_raw, "top weight scaled": sw.max_weight_scaled,
+                                "gradient norm unscaled": sw.grad_norm_raw,
+                                "gradient norm scaled": sw.grad_norm_scaled})
+    left, right = st.columns(2)
+    with left:
+        chart(S["fig_entropy"],
+              "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
+              key="sd_fig_entropy")
+    with right:
+        chart(S["fig_top"],
+              "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
 
-st.subheader("Saturation")
-frame.note("saturation")
-x = L["x"]
-left, right = st.columns(2)
-with left:
-    chart(L["fig_sat"],
-          f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} unscaled "
-          f"and √2 ≈ 1.41 scaled.", pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
-                                                  "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
-with right:
-    chart(S["fig_grad"],
-          "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
-          key="sd_fig_grad")
+if step >= 3:
+    st.subheader("Saturation")
+    frame.note("saturation")
+    x = L["x"]
+    left, right = st.columns(2)
+    with left:
+        chart(L["fig_sat"],
+              f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} unscaled "
+              f"and √2 ≈ 1.41 scaled.", pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
+                                                      "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
+    with right:
+        chart(S["fig_grad"],
+              "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
+              key="sd_fig_grad")
 
 frame.trap()
 frame.check("why_sqrt")

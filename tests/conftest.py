@@ -44,3 +44,34 @@ def texts(at) -> str:
     parts += [e.value for e in at.error] + [w.value for w in at.warning] + [s.value for s in at.success]
     parts += [i.value for i in at.info] + [str(x.value) for x in at.latex]
     return "\n".join(str(p) for p in parts)
+
+
+# --- Issue 8: the fuzz suite's case count, summed over xdist workers ----------------------------------
+FUZZ_DIR = ROOT / "artifacts" / "fuzz"
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):                 # the controller (or a run without xdist)
+        for stale in FUZZ_DIR.glob("*.json"):
+            stale.unlink()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Sum the per-page counts the fuzz tests wrote, save them, and print one line."""
+    import json
+
+    pages: dict[str, dict[str, int]] = {}
+    for path in sorted(FUZZ_DIR.glob("*.json")):            # <slug>.<worker>.json
+        slug = path.name.split(".")[0]
+        for what, n in json.loads(path.read_text(encoding="utf-8")).items():
+            pages.setdefault(slug, {})[what] = pages.get(slug, {}).get(what, 0) + n
+    if not pages:
+        return
+    kinds = ("hostile", "random", "url")
+    total = sum(page.get(k, 0) for page in pages.values() for k in kinds)
+    report = {"total_cases": total, "pages": {slug: {**c, "cases": sum(c.get(k, 0) for k in kinds)}
+                                              for slug, c in pages.items()}}
+    (ROOT / "artifacts" / "fuzz_report.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+    per_page = ", ".join(f"{slug} {c['cases']}" for slug, c in report["pages"].items())
+    terminalreporter.write_line(f"fuzz: {total} cases over {len(pages)} pages ({per_page}); "
+                                "artifacts/fuzz_report.json")

@@ -91,7 +91,8 @@ def test_path_lengths():
 @pytest.mark.parametrize(
     ("text", "message"),
     [("", "empty"), ("1, 2\n3", "same number"), ("1, x", "not a number"), ("1, nan", "finite"),
-     ("1, inf", "finite"), ("<script>alert(1)</script>", "not a number"), ("1," * 3000, "too long")],
+     ("1, inf", "finite"), ("<script>alert(1)</script>", "not a number"), ("1," * 3000, "too long"),
+     ("1e308, 1e308", "too large"), ("1, -1000001", "too large")],
 )
 def test_parse_matrix_refuses_bad_text(text, message):
     with pytest.raises(ValueError, match=message):

@@ -58,7 +58,7 @@ def test_home_shows_visits_and_results(open_page, slug):
 
 
 @pytest.mark.parametrize("slug", LESSONS)
-def test_every_slider_toggle_and_selectbox_round_trips_through_the_url(open_page, slug):
+def test_every_slider_toggle_selectbox_and_radio_round_trips_through_the_url(open_page, slug):
     at = open_page(slug)
     targets = {}
     for s in lesson_controls(at, "slider"):
@@ -68,26 +68,42 @@ def test_every_slider_toggle_and_selectbox_round_trips_through_the_url(open_page
         targets[s.key] = ("slider", hi if s.value != hi else lo)
     for t in lesson_controls(at, "toggle"):
         targets[t.key] = ("toggle", not t.value)
-    for b in lesson_controls(at, "selectbox"):
-        other = [o for o in b.options if o != b.value]
-        if other:
-            targets[b.key] = ("selectbox", other[-1])
+    for kind in ("selectbox", "radio"):
+        for b in lesson_controls(at, kind):
+            other = [o for o in b.options if o != b.value]
+            if other:
+                targets[b.key] = (kind, other[-1])
     if not targets:
-        pytest.skip(f"{slug} has no slider, toggle or selectbox")
-    params = {k: (str(v).lower() if kind == "toggle" else str(v)) for k, (kind, v) in targets.items()}
-    restored = open_page(slug, **params)
-    assert not restored.exception
-    for key, (kind, value) in targets.items():
-        got = getattr(restored, kind)(key=key).value
-        assert (got == pytest.approx(value) if kind == "slider" else str(got) == str(value)), (key, got, value)
+        pytest.skip(f"{slug} has no slider, toggle, selectbox or radio")
+    def as_param(kind, value):
+        return str(value).lower() if kind == "toggle" else str(value)
+
+    def check(restored, keys):
+        """Assert the keys that are on the page; return those hidden by another restored control."""
+        assert not restored.exception
+        hidden = []
+        for key in keys:
+            kind, value = targets[key]
+            widgets = [w for w in getattr(restored, kind) if w.key == key]
+            if not widgets:
+                hidden.append(key)
+                continue
+            got = widgets[0].value
+            assert (got == pytest.approx(value) if kind == "slider" else str(got) == str(value)), (key, got, value)
+        return hidden
+
+    # All at once first; a control hidden by another one (e.g. a mode switch) is then checked on its own.
+    hidden = check(open_page(slug, **{k: as_param(*v) for k, v in targets.items()}), list(targets))
+    for key in hidden:
+        assert not check(open_page(slug, **{key: as_param(*targets[key])}), [key]), f"{key} did not come back"
 
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_tampered_link_falls_back_with_a_notice(open_page, slug):
     at = open_page(slug)
-    keys = [w.key for kind in ("slider", "toggle", "selectbox") for w in lesson_controls(at, kind)]
+    keys = [w.key for kind in ("slider", "toggle", "selectbox", "radio") for w in lesson_controls(at, kind)]
     if not keys:
-        pytest.skip(f"{slug} has no slider, toggle or selectbox")
+        pytest.skip(f"{slug} has no slider, toggle, selectbox or radio")
     defaults = {k: at.session_state[k] for k in keys}
     bad = open_page(slug, **{k: "<script>alert(1)</script>" for k in keys})
     assert not bad.exception

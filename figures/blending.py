@@ -1,0 +1,88 @@
+"""Figures for convex blending: the weights on the simplex, and z among the tokens in the plane."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import tidy
+
+
+def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
+    """The attention weights of three tokens as a point on the 2-simplex (a ternary plot).
+
+    weights: [3] on the simplex; each corner of the triangle is all the weight on one token.
+    """
+    w = np.asarray(weights, dtype=float)
+    fig = go.Figure(go.Scatterternary(
+        a=[w[0]], b=[w[1]], c=[w[2]], mode="markers+text", name="weights α",
+        text=[f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"], textposition="middle right",
+        marker={"color": palette.WEIGHTS, "size": 16, "line": {"color": "#333333", "width": 1}},
+    ))
+    axis = {"min": 0, "ticks": "outside", "tickformat": ".1f", "showgrid": True, "gridcolor": "#cccccc"}
+    fig.update_layout(ternary={
+        "sum": 1, "bgcolor": "rgba(0,0,0,0)",
+        "aaxis": {**axis, "title": {"text": f"α {labels[0]}"}},
+        "baxis": {**axis, "title": {"text": f"α {labels[1]}"}},
+        "caxis": {**axis, "title": {"text": f"α {labels[2]}"}},
+    })
+    fig = tidy(fig, "The weights: one point on the simplex", height=380)
+    fig.update_layout(margin={"l": 60, "r": 60, "t": 85, "b": 50})
+    return fig
+
+
+def weight_bars(weights: np.ndarray, labels: list[str]) -> go.Figure:
+    """The weights as bars, for more than three tokens or for weights off the simplex (negatives in vermillion)."""
+    w = np.asarray(weights, dtype=float)
+    fig = go.Figure(go.Bar(
+        x=labels, y=w, marker={"color": [palette.WEIGHTS if v >= 0 else palette.SCORES for v in w]},
+        text=[f"{v:.2f}" for v in w], textposition="outside", cliponaxis=False,
+    ))
+    fig.add_hline(y=0, line={"color": palette.NEUTRAL, "width": 1})
+    lo, hi = min(0.0, float(w.min())), max(1.0, float(w.max()))
+    fig.update_yaxes(range=[lo - 0.15 * (hi - lo) * (lo < 0), hi + 0.12 * (hi - lo)])
+    return tidy(fig, f"The weights (sum {w.sum():.2f})", "token", "weight", height=380)
+
+
+def _outward(X: np.ndarray) -> list[str]:
+    """A label position per point, pointing away from the points' centre, so labels stay off the hull and z."""
+    d = X - X.mean(axis=0)
+    out = []
+    for dx, dy in d:
+        if abs(dx) > abs(dy):
+            out.append("middle left" if dx < 0 else "middle right")
+        else:
+            out.append("top center" if dy >= 0 else "bottom center")
+    return out
+
+
+def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarray | None = None,
+                inside: bool = True) -> go.Figure:
+    """The tokens x_j: [n, 2], their convex hull (corner indices, counter-clockwise) and the blend z: [2].
+
+    z is green inside the hull and vermillion when it has escaped.
+    """
+    X = np.asarray(X, dtype=float)
+    ring = np.append(hull, hull[0]) if len(hull) > 2 else hull
+    fig = go.Figure([
+        go.Scatter(x=X[ring, 0], y=X[ring, 1], mode="lines", name="convex hull",
+                   fill="toself" if len(hull) > 2 else None, fillcolor="rgba(0,158,115,0.12)",
+                   line={"color": palette.VALUE, "width": 1, "dash": "dot"}, hoverinfo="skip"),
+        go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers+text", name="tokens xⱼ", text=labels,
+                   textposition=_outward(X), marker={"color": palette.VALUE, "size": 12}),
+    ])
+    points = X
+    if z is not None:
+        colour = palette.OUTPUT if inside else palette.SCORES
+        fig.add_trace(go.Scatter(x=[z[0]], y=[z[1]], mode="markers+text", name="blend z",
+                                 text=["z" if inside else "z (outside!)"],
+                                 textposition="top right", textfont={"color": colour},
+                                 marker={"color": colour, "size": 18, "symbol": "star",
+                                         "line": {"color": "#333333", "width": 1}}))
+        points = np.vstack([X, z])
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    pad = 0.2 * max(float((hi - lo).max()), 0.1)
+    fig.update_xaxes(range=[lo[0] - pad, hi[0] + pad])
+    fig.update_yaxes(range=[lo[1] - pad, hi[1] + pad], scaleanchor="x", scaleratio=1)
+    return tidy(fig, "Where the blend lands", "component 1", "component 2", height=380)

@@ -1,0 +1,84 @@
+"""Figures for the polysemy lesson: the sense map, the weights of a context, the dimension experiment."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import tidy
+
+# Sky blue for the river words (water), orange for the finance words (gold); the static vector is a
+# grey reference and the contextual one wears the output colour, as attention's output does everywhere.
+GROUP_COLOURS = {"river": palette.WEIGHTS, "finance": palette.KEY, "sense": palette.NEUTRAL}
+GROUP_NAMES = {"river": "river words", "finance": "finance words", "sense": "senses of bank"}
+
+
+def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
+              z: np.ndarray | None = None, highlight: tuple[str, ...] = (),
+              label_positions: list[str] | None = None) -> go.Figure:
+    """Words as points in 2-D, coloured by group, with the static bank vector and (optionally) the
+    contextual vector z and an arrow from one to the other.
+
+    X: [n, 2]; static, z: [2]. Words in ``highlight`` (the context) are drawn larger and labelled in bold.
+    ``label_positions``: a Plotly text position per word (default "top center").
+    """
+    X = np.asarray(X, dtype=float)
+    fig = go.Figure()
+    for group in dict.fromkeys(groups):
+        idx = [i for i, g in enumerate(groups) if g == group]
+        big = [words[i] in highlight for i in idx]
+        fig.add_trace(go.Scatter(
+            x=X[idx, 0], y=X[idx, 1], mode="markers+text", name=GROUP_NAMES.get(group, group),
+            text=[f"<b>{words[i]}</b>" if b else words[i] for i, b in zip(idx, big, strict=True)],
+            textposition=[label_positions[i] for i in idx] if label_positions else "top center",
+            textfont={"size": 11},
+            marker={"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [15 if b else 9 for b in big],
+                    "symbol": "diamond" if group == "sense" else "circle",
+                    "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
+        ))
+    fig.add_trace(go.Scatter(x=[static[0]], y=[static[1]], mode="markers+text", name="static bank",
+                             text=["static bank"], textposition="bottom center",
+                             marker={"color": palette.NEUTRAL, "size": 14, "symbol": "x"}))
+    if z is not None:
+        fig.add_trace(go.Scatter(x=[z[0]], y=[z[1]], mode="markers+text", name="contextual bank z",
+                                 text=["z"], textposition="middle right",
+                                 marker={"color": palette.OUTPUT, "size": 16, "symbol": "star"}))
+        fig.add_annotation(x=z[0], y=z[1], ax=static[0], ay=static[1], xref="x", yref="y", axref="x", ayref="y",
+                           showarrow=True, arrowhead=3, arrowwidth=2, arrowcolor=palette.OUTPUT, text="")
+    fig.update_xaxes(range=[-0.12, 1.12])
+    fig.update_yaxes(range=[0.2, 1.06], scaleanchor="x", scaleratio=1)
+    return tidy(fig, "Where the words sit", "finance-ish →", "nature-ish →", height=470)
+
+
+def weight_bars(words: list[str], weights: np.ndarray, groups: list[str]) -> go.Figure:
+    """The attention weights α_j of bank on each token of its sentence, coloured by the token's group."""
+    weights = np.asarray(weights, dtype=float)
+    fig = go.Figure(go.Bar(
+        x=words, y=weights, marker={"color": [GROUP_COLOURS.get(g, palette.NEUTRAL) for g in groups]},
+        text=[f"{w:.3f}" for w in weights], textposition="outside", cliponaxis=False,
+    ))
+    fig.update_yaxes(range=[0, 1.1])
+    return tidy(fig, "How bank shares its attention", "token in the sentence", "weight α", height=320)
+
+
+def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], dist_context: list[float],
+                    current: int) -> go.Figure:
+    """Distances from the static vector to each sense, and from a contextual vector to its sense, against d."""
+    fig = go.Figure([
+        go.Scatter(x=dims, y=dist_a, mode="lines+markers", name="static → river sense",
+                   line={"color": palette.WEIGHTS, "width": 3}),
+        go.Scatter(x=dims, y=dist_b, mode="lines+markers", name="static → finance sense",
+                   line={"color": palette.KEY, "width": 2, "dash": "dash"}),
+        go.Scatter(x=dims, y=dist_context, mode="lines+markers", name="river context → river sense",
+                   line={"color": palette.OUTPUT, "width": 2}),
+    ])
+    # No annotation on this line: on a log axis Plotly would place its text at 10^current.
+    fig.add_vline(x=current, line={"color": palette.NEUTRAL, "dash": "dot"})
+    ticks = [d for d in dims if d & (d - 1) == 0]             # powers of two only, so labels never collide
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(d) for d in ticks])
+    fig.update_yaxes(rangemode="tozero")
+    fig = tidy(fig, "A bigger space does not move the static point off the fence", "dimensions d",
+               "distance (sense length ≈ 1)", height=420)
+    fig.update_layout(legend={"orientation": "h", "y": -0.3, "x": 0}, margin={"b": 100})
+    return fig

@@ -1,0 +1,122 @@
+"""Blending on the simplex: z = Σ αⱼ xⱼ stays in the hull of the tokens while the weights stay on the simplex."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.blending import hull_figure, simplex_figure, weight_bars
+from ui.charts import chart
+from ui.frame import lesson
+from ui.inputs import matrix_input
+
+SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])     # river, bank, muddy
+SEED_LABELS = "river, bank, muddy"
+SEED_FREE = [0.60, 0.30, 0.0, 0.0, 0.0]                            # the last token takes the remainder: 0.10
+SEED_LOGITS = [-0.51, -1.20, -2.30, -2.30, -2.30, -2.30]           # ≈ ln 0.6, ln 0.3, ln 0.1
+SEED_FREE_WEIGHTS = [0.60, 0.30, 0.10, 0.0, 0.0, 0.0]
+MAX_TOKENS = 6
+MODES = ["Sliders (the last weight is the remainder)", "Logits through softmax"]
+
+
+def show_blend(X: np.ndarray, labels: list[str]) -> None:
+    """Weights → blend → the simplex and the hull, side by side."""
+    n = X.shape[0]
+    off = st.toggle("Let the weights leave the simplex", value=False, key="cb_off", bind="query-params",
+                    help="Allow negative weights and weights that do not add up to 1.")
+    if off:
+        frame.note("off")
+        cols = st.columns(n)
+        weights = np.array([cols[j].slider(f"w {labels[j]}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
+                                           key=f"cb_w{j + 1}", bind="query-params") for j in range(n)])
+    else:
+        mode = st.radio("Set the weights with", MODES, horizontal=True, key="cb_mode", bind="query-params")
+        frame.note("modes")
+        if mode == MODES[0]:
+            cols = st.columns(max(n - 1, 1))
+            free = [cols[j].slider(f"α {labels[j]}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
+                                   bind="query-params") for j in range(n - 1)]
+            weights, rescaled = core.simplex_from_free(free) if n > 1 else (np.ones(1), False)
+            if rescaled:
+                st.warning("Those sliders add up to more than 1, so they were scaled down to add up to exactly 1 "
+                           f"and α {labels[-1]} is 0.", icon=":material/warning:")
+            else:
+                st.caption(f"α {labels[-1]} = 1 − the others = {weights[-1]:.2f}")
+        else:
+            cols = st.columns(n)
+            logits = [cols[j].slider(f"logit {labels[j]}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
+                                     bind="query-params") for j in range(n)]
+            weights = core.softmax(logits)
+            st.caption("softmax(logits) = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+
+    b = core.blend(weights, X)
+    hull = core.convex_hull_2d(X)
+    weights_df = pd.DataFrame({"weight": b.weights}, index=labels)
+    revealed = shown >= 2 and frame.predict("where_z")  # presenter mode asks at step 2
+
+    left, right = st.columns(2)
+    with left:
+        if n == 3 and b.on_simplex:
+            chart(simplex_figure(b.weights, labels), "Each corner is all the weight on one token; the dot is the "
+                  "current weights, and its distance from each side is that token's share.", weights_df,
+                  key="cb_fig_simplex")
+        else:
+            why = "off the simplex" if not b.on_simplex else f"{n} tokens"
+            chart(weight_bars(b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
+                  weights_df, key="cb_fig_bars")
+    with right:
+        table = pd.DataFrame(X, index=labels, columns=["x", "y"])
+        if revealed:
+            table.loc["z (blend)"] = b.z
+        chart(hull_figure(X, labels, hull, b.z if revealed else None, b.inside_hull),
+              "Tokens (green dots), their convex hull (shaded) and, once revealed, the blend z (star).",
+              table, key="cb_fig_hull")
+
+    if revealed:
+        terms = " + ".join(f"{w:.4g}·[{x[0]:g}, {x[1]:g}]" for w, x in zip(b.weights, X, strict=True))
+        short = f"[{b.z[0]:.3f}, {b.z[1]:.3f}]"
+        exact = "" if np.allclose(np.round(b.z, 3), b.z, atol=1e-12) else f" (to 6 digits [{b.z[0]:.6g}, {b.z[1]:.6g}])"
+        st.markdown(f"**z = {terms} = {short}**{exact}")
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric("sum of weights", f"{b.weights.sum():.4f}")
+        c2.metric("smallest weight", f"{b.weights.min():.4f}")
+        c3.metric("‖z‖", f"{b.norm_z:.4f}")
+        c4.metric("max ‖xⱼ‖", f"{b.max_norm:.4f}")
+        where = "inside the hull" if b.inside_hull else "outside the hull"
+        bound = "holds" if b.bound_holds else "is broken"
+        (st.success if b.inside_hull and b.bound_holds else st.error)(
+            f"z is **{where}**, and the bound ‖z‖ ≤ max‖xⱼ‖ **{bound}** "
+            f"({b.norm_z:.4f} {'≤' if b.bound_holds else '>'} {b.max_norm:.4f})."
+            + ("" if b.on_simplex else " These weights are off the simplex, so neither is guaranteed."))
+
+
+
+frame = lesson("convex_blending")
+frame.header()
+shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
+frame.note("palette")
+
+with st.expander("Edit the tokens (up to 6, each a point x, y)"):
+    c1, c2 = st.columns(2)
+    with c1:
+        X = matrix_input("Token vectors", SEED_X, key="cb_X", cols=2, height=160,
+                         help="One token per line: two numbers, x and y.")
+    with c2:
+        label_text = st.text_input("Token names, separated by commas", SEED_LABELS, key="cb_labels",
+                                   bind="query-params", max_chars=200)
+if X is not None and X.shape[0] > MAX_TOKENS:
+    st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
+             icon=":material/error:")
+    X = None
+
+if X is None:
+    st.info("Fix the token vectors above to see the blend.", icon=":material/info:")
+else:
+    labels, label_msg = core.parse_labels(label_text, X.shape[0], prefix="x")
+    if label_msg:
+        st.warning(label_msg, icon=":material/warning:")
+    show_blend(X, labels)
+
+frame.trap()
+frame.check("new_direction")
+frame.footer()

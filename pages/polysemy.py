@@ -1,0 +1,152 @@
+"""One word, many meanings: a static vector for “bank” sits between its senses; context moves it."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.polysemy import dimension_lines, sense_map, weight_bars
+from ui.charts import chart
+from ui.frame import lesson
+
+VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "polysemy_2d.csv"
+DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
+WORD = "bank"
+
+
+@st.cache_data(max_entries=4)
+def load_vocab(path: str) -> pd.DataFrame:
+    return pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
+
+
+@st.cache_data(max_entries=64)
+def run_experiment(d: int, seed: int) -> core.SenseExperiment:
+    """One cached run per (d, seed); the seed and d together fix the random draw."""
+    return core.sense_experiment(d, np.random.default_rng([seed, d]))
+
+
+frame = lesson("polysemy")
+frame.header()
+shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
+
+vocab = load_vocab(str(VOCAB_FILE))
+senses = vocab[vocab["group"] == "sense"]
+words = vocab[vocab["group"] != "sense"]
+sense_river, sense_finance = senses[["x", "y"]].to_numpy()
+static = core.centroid(senses[["x", "y"]].to_numpy())            # the one point a static model keeps
+all_X, all_groups, places = vocab[["x", "y"]].to_numpy(), list(vocab["group"]), list(vocab["label"])
+
+# ── 1. The static point ────────────────────────────────────────────────────────────────────────────
+st.subheader("1 · One vector for two meanings")
+frame.note("static")
+left, right = st.columns([3, 2])
+with left:
+    chart(sense_map(list(vocab.index), all_X, all_groups, static, label_positions=places),
+          "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
+          "the grey cross is the static bank vector, their centroid.",
+          vocab[["x", "y", "group"]], key="pl_fig_static")
+with right:
+    dot_water = float(static @ words.loc["water", ["x", "y"]].to_numpy(dtype=float))
+    dot_money = float(static @ words.loc["money", ["x", "y"]].to_numpy(dtype=float))
+    st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
+                f"[{sense_finance[0]:g}, {sense_finance[1]:g}] = **[{static[0]:.4g}, {static[1]:.4g}]**.")
+    c1, c2 = st.columns(2)
+    c1.metric("bank · water", f"{dot_water:.4f}")
+    c2.metric("bank · money", f"{dot_money:.4f}")
+    st.markdown(f"The two scores differ by only **{abs(dot_water - dot_money):.4f}**: from its static vector "
+                "alone, bank looks as related to water as to money. Its distance to each sense is "
+                f"{np.linalg.norm(static - sense_river):.4f} and {np.linalg.norm(static - sense_finance):.4f}.")
+
+if shown >= 2:
+    # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
+    st.subheader("2 · Let the sentence steer")
+    frame.note("context")
+    river_words = ", ".join(words.index[words["group"] == "river"])
+    finance_words = ", ".join(words.index[words["group"] == "finance"])
+    st.caption(f"Vocabulary. River words: {river_words}. Finance words: {finance_words}.")
+    picked = st.multiselect("Words around bank (pick, or type one and press Enter)", list(words.index),
+                            default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
+                            help="Only words in the vocabulary above have vectors; others are left out.")
+    known = [w for w in picked if w in words.index]
+    unknown = [core.clean_label(w) for w in picked if w not in words.index]
+    if unknown:
+        st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{w}”" for w in unknown)
+                   + ". Pick from the words listed above.", icon=":material/warning:")
+    c1, c2 = st.columns([3, 2])
+    temperature = c1.slider("Temperature T", 0.02, 2.0, 0.5, 0.01, key="pl_temp", bind="query-params",
+                            help="Divides the scores before softmax: low = sharp, high = even.")
+    with c2:
+        frame.note("temperature")
+    with_self = st.toggle("bank also attends to itself", value=True, key="pl_self", bind="query-params",
+                          help="In self-attention a word is part of its own sentence. Off: blend the neighbours only.")
+
+    tokens = ([WORD] if with_self else []) + known
+    if not tokens:
+        st.warning("Pick at least one word for bank to attend to (or let it attend to itself).",
+                   icon=":material/warning:")
+    else:
+        X = np.vstack(([static] if with_self else []) + [words.loc[w, ["x", "y"]].to_numpy(dtype=float) for w in known])
+        groups = (["sense"] if with_self else []) + list(words.loc[known, "group"])
+        trace = core.contextualize(static, X, temperature=temperature)
+        d_river, d_finance = np.linalg.norm(trace.z - sense_river), np.linalg.norm(trace.z - sense_finance)
+        left, right = st.columns([3, 2])
+        with left:
+            chart(sense_map(list(vocab.index), all_X, all_groups, static, z=trace.z, highlight=tuple(known),
+                            label_positions=places),
+                  "The arrow runs from the static bank (grey cross) to the contextual bank z (green star); "
+                  "the sentence's words are drawn larger.",
+                  pd.DataFrame({"x": [static[0], trace.z[0]], "y": [static[1], trace.z[1]]},
+                               index=["static bank", "contextual z"]), key="pl_fig_context")
+        with right:
+            chart(weight_bars(tokens, trace.weights, groups),
+                  "Each bar is the share α_j of bank's attention on one token; the shares add up to 1.",
+                  pd.DataFrame({"score bank·x_j": trace.scores, "weight α_j": trace.weights}, index=tokens),
+                  key="pl_fig_weights")
+        lean = "river" if d_river < d_finance else "finance" if d_finance < d_river else "neither"
+        st.markdown(f"z = Σ α_j x_j = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
+                    f"{np.linalg.norm(trace.shift):.4f} from the static point. It is now **{d_river:.4f}** from the "
+                    f"river sense and **{d_finance:.4f}** from the finance sense: it leans **{lean}**.")
+        c1, c2, c3 = st.columns(3)
+        c1.metric("distance to river sense", f"{d_river:.4f}", f"{d_river - np.linalg.norm(static - sense_river):+.4f}",
+                  delta_color="inverse")
+        c2.metric("distance to finance sense", f"{d_finance:.4f}",
+                  f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse")
+        c3.metric("spread of the weights (entropy)", f"{trace.entropy:.3f} nats",
+                  help=f"An even share over these tokens would give {np.log(len(tokens)):.3f} nats.")
+
+if shown >= 3:
+    # ── 3. The trap, tested ────────────────────────────────────────────────────────────────────────────
+    st.subheader("3 · Would more dimensions help?")
+    frame.trap()
+    frame.note("dimension")
+    c1, c2 = st.columns([3, 1])
+    d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", bind="query-params")
+    seed = int(c2.number_input("Random seed", 0, 9999, 0, 1, key="pl_seed", bind="query-params"))
+    if frame.predict("bigger_d"):
+        dims = [k for k in DIMS if k <= d]
+        runs = [run_experiment(k, seed) for k in dims]
+        now = runs[-1]
+        left, right = st.columns([3, 2])
+        with left:
+            chart(dimension_lines(dims, [r.dist_a for r in runs], [r.dist_b for r in runs],
+                                  [r.dist_context for r in runs], current=d),
+                  "Average distances over 8 random draws at each d, up to the chosen one.",
+                  pd.DataFrame({"static → river": [r.dist_a for r in runs],
+                                "static → finance": [r.dist_b for r in runs],
+                                "between senses": [r.dist_senses for r in runs],
+                                "context → river": [r.dist_context for r in runs]}, index=pd.Index(dims, name="d")),
+                  key="pl_fig_dims")
+        with right:
+            st.markdown(f"**At d = {d}**")
+            c1, c2 = st.columns(2)
+            c1.metric("static → river sense", f"{now.dist_a:.3f}")
+            c2.metric("static → finance sense", f"{now.dist_b:.3f}")
+            st.metric("gap, as a share of the distance between senses", f"{now.relative_gap:.1%}")
+            st.metric("context-built vector → river sense", f"{now.dist_context:.3f}")
+            st.markdown("The static point stays halfway at every d; only a vector built from the sentence "
+                        "gets close to one sense.")
+
+frame.check("more_dims")
+frame.footer()

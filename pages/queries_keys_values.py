@@ -1,0 +1,121 @@
+"""Queries, keys and values: hard lookup (exact match or null) beside soft lookup (scores → softmax → blend)."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
+from ui.charts import chart
+from ui.frame import lesson
+from ui.inputs import table
+
+LIBRARY_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "video_library.csv"
+TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
+DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
+
+# "the robot repaired it": tags [thing, action, pronoun]. Each query asks for what its token needs.
+TOKENS = ["robot", "repaired", "it"]
+SELF_K = np.array([[3.0, 0, 0], [0, 3.0, 0], [0, 0, 3.0]])
+SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
+
+
+@st.cache_data(max_entries=4)
+def load_library(path: str) -> pd.DataFrame:
+    return pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+
+
+frame = lesson("queries_keys_values")
+frame.header()
+shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
+frame.note("characters")
+
+library = load_library(str(LIBRARY_FILE))
+key_cols = [c for c in library.columns if c.startswith("k_")]
+value_cols = [c for c in library.columns if c.startswith("v_")]
+tags, value_names = [c[2:] for c in key_cols], [c[2:] for c in value_cols]
+K, V, titles = library[key_cols].to_numpy(float), library[value_cols].to_numpy(float), list(library.index)
+st.dataframe(library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
+             width="stretch")
+
+# ── Build a query ──────────────────────────────────────────────────────────────────────────────────
+st.subheader("Your query")
+frame.note("build")
+cols = st.columns(len(tags) + 1)
+q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", bind="query-params")
+              for i, tag in enumerate(tags)])
+temperature = cols[-1].select_slider("Temperature T", TEMPERATURES, value=0.5, key="qkv_temp",
+                                     bind="query-params", help="Near 0: nearly hard. Large: nearly uniform.")
+st.caption(f"q = [{', '.join(f'{v:g}' for v in q)}].")
+frame.note("temperature")
+
+hit = core.hard_lookup(q, K)
+soft = core.soft_lookup(q, K, V, temperature=temperature)
+best = int(np.argmax(soft.weights))
+
+left, right = st.columns(2)
+with left:
+    st.markdown("#### Hard lookup: exact match")
+    if hit is None:
+        st.info("**null**: no key equals your query exactly, so the database returns nothing.",
+                icon=":material/block:")
+    else:
+        st.success(f"Match: **{titles[hit]}**. Value returned: "
+                   + ", ".join(f"{n} {v:g}" for n, v in zip(value_names, V[hit], strict=True)),
+                   icon=":material/check_circle:")
+with right:
+    st.markdown("#### Soft lookup: scores → softmax → blend")
+    st.success(f"Most weight: **{titles[best]}** ({soft.weights[best]:.1%}). Blended value: "
+               + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
+               icon=":material/blur_on:")
+
+c1, c2, c3 = st.columns(3)
+with c1:
+    chart(score_bars(titles, soft.scores), "The dot product of your query with each video's key.",
+          table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
+with c2:
+    chart(weight_bars(titles, soft.weights), f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
+          table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
+with c3:
+    hard_value = None if hit is None else V[hit]
+    chart(output_bars(value_names, soft.output, hard_value),
+          "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
+          table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
+                ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
+st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
+           f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
+
+if shown >= 2:
+    # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
+    st.subheader("A token that looks away from itself")
+    frame.trap()
+    frame.note("selfattention")
+    same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
+                     bind="query-params", help="The misconception made real: see what attention does then.")
+    Q = SELF_K if same else SELF_Q
+    trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
+    align = core.self_alignment(Q, SELF_K)
+    feature_cols = ["thing", "action", "pronoun"]
+    st.dataframe(pd.concat([table(Q, TOKENS, [f"q · {c}" for c in feature_cols]),
+                            table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
+                            table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1), width="stretch")
+    if frame.predict("it_attends"):
+        token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
+        i = TOKENS.index(token)
+        left, right = st.columns([3, 2])
+        with left:
+            chart(self_attention_heatmap(TOKENS, trace.weights),
+                  "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
+                  table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
+        with right:
+            top = TOKENS[int(np.argmax(trace.weights[i]))]
+            st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
+            st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
+            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
+                        + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
+                           else "its query points along its own key, so it mostly looks at itself."))
+
+frame.check("orthogonal_qk")
+frame.footer()

@@ -1,0 +1,164 @@
+"""Every place a learner can type or set a value, found by walking every page with AppTest.
+
+    python scripts/input_inventory.py            # rewrite the generated table in docs/INPUTS.md
+    python scripts/input_inventory.py --check    # exit 1 if docs/INPUTS.md is out of date
+    python scripts/input_inventory.py --print    # print the table only
+
+Pages come from ui.content.page_index(), widgets from the AppTest tree (tests/apptest_kit.py), so a
+page that lands later shows up on the next run. Each page is opened twice (normally and in presenter
+mode); unanswered questions are answered and enabled buttons clicked once, so widgets that appear only
+after a reveal are listed too. Each text field is then probed with a few bad entries, and the message
+the page shows for each is recorded, so the table says what a learner actually sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.apptest_kit import TEXT_KINDS, WidgetInfo, messages, open_app, widgets  # noqa: E402
+from ui.content import page_index  # noqa: E402
+
+DOC = ROOT / "docs" / "INPUTS.md"
+BEGIN, END = "<!-- BEGIN GENERATED: scripts/input_inventory.py -->", "<!-- END GENERATED -->"
+PROBES = {"empty": "", "a word": "abc", "wrong shape": "1,2\n3", "1e308": "1e308", "4,001+ characters": "1," * 2001}
+BUTTONS = ("button", "form_submit_button")
+
+
+def explore(slug: str) -> dict[tuple[str, str | None, str], tuple[WidgetInfo, str]]:
+    """Every widget seen on the page, keyed by (kind, key, label), with how the URL can set it."""
+    found: dict = {}
+
+    def collect(at):
+        for node, info in widgets(at):
+            bound = getattr(node.proto, "query_param_key", "") if hasattr(node.proto, "query_param_key") else ""
+            found.setdefault((info.kind, info.key, info.label), (info, "bound" if bound else ""))
+
+    for params in ({}, {"present": "1"}):
+        at = open_app(slug, **params)
+        collect(at)
+        for node, info in widgets(at):                       # answer questions, press buttons: reveals
+            if info.kind == "radio" and info.value is None and info.options:
+                node.set_value(node.options[0])
+        at.run()
+        collect(at)
+        for node, info in widgets(at):
+            if info.kind in BUTTONS and not info.disabled:
+                node.click()
+                at.run()
+                collect(at)
+                break
+        collect(at)
+    return found
+
+
+def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
+    """The message the page shows for each bad entry in a text field, and whether the URL mirrors it."""
+    at = open_app(slug)
+    baseline = set(messages(at))
+    shown, mirrored = [], False
+    for name, text in PROBES.items():
+        node = next((n for n, i in widgets(at) if (i.kind, i.key, i.label) == (info.kind, info.key, info.label)),
+                    None)
+        if node is None:
+            break
+        node.set_value(text).run()
+        if at.exception:
+            shown.append(f"{name} → EXCEPTION {at.exception[0].message[:60]}")
+            at = open_app(slug)
+            continue
+        mirrored = mirrored or (info.key in at.query_params)
+        new = [m for m in messages(at) if m not in baseline]
+        shown.append(f"{name} → " + (f"“{_one_line(new[0])}”" if new else "accepted, no message"))
+    return shown, mirrored
+
+
+def _one_line(text: str, limit: int = 110) -> str:
+    text = " ".join(text.replace("|", "\\|").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def legal(info: WidgetInfo) -> str:
+    if info.kind in ("slider", "number_input"):
+        lo = "−∞" if info.min is None else f"{info.min:g}" if isinstance(info.min, int | float) else str(info.min)
+        hi = "∞" if info.max is None else f"{info.max:g}" if isinstance(info.max, int | float) else str(info.max)
+        return f"[{lo}, {hi}], step {info.step:g}" if isinstance(info.step, int | float) else f"[{lo}, {hi}]"
+    if info.options:
+        return _one_line(" / ".join(info.options), 90)
+    if info.kind in ("toggle", "checkbox"):
+        return "on / off"
+    if info.kind in TEXT_KINDS:
+        cap = f"≤ {info.max_chars:,} characters" if info.max_chars else "any text (no length cap in the widget)"
+        return ("a matrix: " if info.is_matrix else "free text: ") + cap
+    if info.kind in BUTTONS:
+        return "press"
+    return "—"
+
+
+def validation(info: WidgetInfo, url: str) -> str:
+    link = "; a bad link value is dropped with a notice" if url == "bound" else ""
+    if info.key == "_present_switch":
+        return "Streamlit: boolean; `?present=` other than 1/true/yes/on means off"
+    if info.kind in TEXT_KINDS and info.is_matrix:
+        return ("parse_matrix: numbers only, finite, abs ≤ 1e6, ≤ 4,000 characters, ≤ 32 rows × 32 columns, "
+                "equal rows; then the page's shape checks")
+    if info.kind in TEXT_KINDS:
+        return "the page's own (see notes)"
+    if info.kind == "number_input":
+        return "Streamlit: the browser clamps to [min, max] and cannot type NaN/inf; empty = None" + link
+    if info.kind in ("slider", "select_slider"):
+        return "Streamlit: only legal positions" + link
+    if info.kind in ("radio", "selectbox", "multiselect", "pills", "segmented_control"):
+        return "Streamlit: fixed options" + link
+    if info.kind in ("toggle", "checkbox"):
+        return "Streamlit: on/off" + link
+    return "no value"
+
+
+def table() -> str:
+    rows = ["| Page | Widget key | Kind | Label | Legal values | Default | URL | Validation | What the page shows |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for entry in page_index():
+        for (kind, key, label), (info, bound) in explore(entry.slug).items():
+            shown, mirrored = probe(entry.slug, info) if kind in TEXT_KINDS else ([], False)
+            url = "bound" if bound else "mirrored (bad link → default + notice)" if mirrored else "—"
+            if key == "_present_switch":
+                url = "`?present=1`"
+            default = "—" if kind in BUTTONS else f"`{_one_line(repr(info.value), 40)}`"
+            place = " (sidebar)" if info.where == "sidebar" else ""
+            rows.append(f"| {entry.slug} | `{key or '(no key)'}` | {kind}{place} | {_one_line(label, 40)} | "
+                        f"{legal(info)} | {default} | {url} | {validation(info, url)} | "
+                        + ("<br>".join(shown) if shown else "—") + " |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if docs/INPUTS.md is out of date")
+    parser.add_argument("--print", action="store_true", help="print the table and write nothing")
+    args = parser.parse_args()
+    generated = table()
+    if args.print:
+        print(generated)
+        return 0
+    doc = DOC.read_text(encoding="utf-8")
+    head, rest = doc.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    updated = f"{head}{BEGIN}\n{generated}\n{END}{tail}"
+    if args.check:
+        if updated != doc:
+            print("docs/INPUTS.md is out of date: run python scripts/input_inventory.py", file=sys.stderr)
+            return 1
+        print("docs/INPUTS.md is up to date")
+        return 0
+    DOC.write_text(updated, encoding="utf-8")
+    print(f"docs/INPUTS.md: {generated.count(chr(10)) - 1} inputs over {len(page_index())} pages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

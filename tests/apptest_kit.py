@@ -1,0 +1,160 @@
+"""Generic tools over a page's AppTest tree: find every widget a learner can set, what values are legal
+for it, what messages the page shows, and which elements render raw HTML.
+
+Shared by tests/test_fuzz_pages.py, tests/test_isolation.py and scripts/input_inventory.py, so every
+page in ui.content.page_index() is covered without naming its widgets.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Widget
+
+import attention_core as core
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Kinds a learner types into; every other widget picks from a fixed set or a bounded range.
+TEXT_KINDS = ("text_input", "text_area", "chat_input")
+CHOICE_KINDS = ("selectbox", "radio", "multiselect", "select_slider", "pills", "segmented_control")
+
+LONG_TEXT = ("attention " * 1000)[:10_000]
+HUGE_MATRIX = "\n".join([", ".join(["1"] * 64)] * 64)           # 64×64, about 12,000 characters
+TALL_MATRIX = "\n".join(["1, 0, 1, 0"] * 40)                     # 40 rows, short enough to be read
+HOSTILE_TEXT: dict[str, str] = {
+    "empty": "",
+    "whitespace": " \t\n  ",
+    "10,000 characters": LONG_TEXT,
+    "script tag": "<script>alert(1)</script>",
+    "template": "{{7*7}}",
+    "NaN": "NaN",
+    "inf": "inf",
+    "-inf": "-inf",
+    "-0": "-0",
+    "1e308": "1e308",
+    "overflowing row": "1e308, 1e308, 1e308, 1e308",
+    "right-to-left": "مرحبا بالعالم שלום עולם",
+    "emoji": "🤖🧠✨ attention 👀",
+    "NUL byte": "a\x00b",
+    "wrong shape": "1,2\n3",
+    "huge matrix": HUGE_MATRIX,
+    "tall matrix": TALL_MATRIX,
+    "html in a matrix": "1, 0, <b>1</b>, 0",
+}
+HOSTILE_NUMBERS: dict[str, float] = {
+    "NaN": math.nan, "inf": math.inf, "-inf": -math.inf, "-0": -0.0, "1e308": 1e308, "-1e308": -1e308,
+}
+# Substrings that must never reach an element rendering raw HTML.
+MARKERS = ("alert(1)", "<b>1</b>")       # the presenter's own static <script> is allowed
+
+
+@dataclass(frozen=True)
+class WidgetInfo:
+    kind: str
+    key: str | None
+    label: str
+    value: Any
+    min: Any = None
+    max: Any = None
+    step: Any = None
+    options: tuple[str, ...] = ()
+    max_chars: int | None = None
+    disabled: bool = False
+    where: str = "main"
+
+    @property
+    def is_matrix(self) -> bool:
+        """A text field whose default reads as a matrix: parse_matrix is the oracle for what it refuses."""
+        return self.kind in TEXT_KINDS and bool(self.value) and refuses(self.value) is None
+
+
+def refuses(text: str) -> str | None:
+    """The message parse_matrix gives for ``text``, or None when it reads as a matrix."""
+    try:
+        core.parse_matrix(text, "x")
+    except ValueError as err:
+        return str(err)
+    return None
+
+
+def open_app(slug: str, **params: str) -> AppTest:
+    """A fresh session on one page (as tests/conftest.py's open_page fixture, usable outside pytest)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    if "present" in params:
+        at.query_params["present"] = params["present"]
+    at.run()
+    if slug != "home":
+        for name, value in params.items():
+            at.query_params[name] = value
+        at.switch_page(f"pages/{slug}.py").run()
+    return at
+
+
+def _walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _walk(child)
+
+
+def widget_nodes(at: AppTest) -> list:
+    """Every widget element in the tree (main area and sidebar), in page order."""
+    return [n for n in _walk(at._tree) if isinstance(n, Widget)]
+
+
+def _where(at: AppTest, node) -> str:
+    return "sidebar" if any(node is n for n in _walk(at.sidebar)) else "main"
+
+
+def describe(at: AppTest, node) -> WidgetInfo:
+    proto = node.proto
+    fields = {f.name for f in proto.DESCRIPTOR.fields}
+    kind = node.type
+    options = tuple(str(o) for o in getattr(node, "options", ()) or ())
+    lo = hi = step = None
+    if kind in ("slider", "number_input"):
+        lo, hi, step = getattr(node, "min", None), getattr(node, "max", None), getattr(node, "step", None)
+        if kind == "number_input":
+            lo = lo if proto.has_min else None
+            hi = hi if proto.has_max else None
+    value = node.value if kind not in ("button", "form_submit_button", "download_button") else None
+    return WidgetInfo(
+        kind=kind, key=node.key, label=str(getattr(node, "label", "")), value=value, min=lo, max=hi, step=step,
+        options=options, max_chars=(proto.max_chars or None) if "max_chars" in fields else None,
+        disabled=bool(getattr(proto, "disabled", False)), where=_where(at, node),
+    )
+
+
+def widgets(at: AppTest) -> list[tuple[Any, WidgetInfo]]:
+    return [(n, describe(at, n)) for n in widget_nodes(at)]
+
+
+def messages(at: AppTest, kinds: tuple[str, ...] = ("error", "warning")) -> list[str]:
+    return [str(e.value) for kind in kinds for e in getattr(at, kind)]
+
+
+def unsafe_html_bodies(at: AppTest) -> list[str]:
+    """The text of every element that renders raw HTML: markdown with allow_html, and st.html."""
+    bodies = []
+    for node in _walk(at._tree):
+        proto = getattr(node, "proto", None)
+        if proto is None or not hasattr(proto, "DESCRIPTOR"):
+            continue
+        fields = {f.name for f in proto.DESCRIPTOR.fields}
+        if getattr(node, "type", "") == "html" or any(
+                getattr(proto, f, False) is True for f in ("allow_html", "unsafe_allow_html") if f in fields):
+            bodies.append(str(getattr(proto, "body", "")))
+    return bodies
+
+
+def user_text_in_unsafe_html(at: AppTest, typed: list[str]) -> list[str]:
+    """Typed text (or a hostile marker) found inside an element that renders raw HTML."""
+    found = []
+    needles = [t for t in typed if len(t.strip()) >= 6] + list(MARKERS)
+    for body in unsafe_html_bodies(at):
+        found += [n[:40] for n in needles if n in body]
+    return found

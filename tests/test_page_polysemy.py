@@ -1,0 +1,117 @@
+"""AppTest for the polysemy page: every control moves what the lesson says it moves."""
+
+import re
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = "../app.py"
+
+
+def open_page(params=None):
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.switch_page("pages/polysemy.py").run()
+    assert not at.exception
+    return at
+
+
+def metric(at, label):
+    return float(re.match(r"[-+0-9.]+", next(m.value for m in at.metric if m.label == label)).group())
+
+
+def z_text(at):
+    return next(m.value for m in at.markdown if m.value.startswith("z = "))
+
+
+def test_static_bank_dot_products_come_from_the_data():
+    at = open_page()
+    vocab = pd.read_csv("assets/vocab/polysemy_2d.csv", comment="#").set_index("word")
+    static = vocab[vocab["group"] == "sense"][["x", "y"]].to_numpy().mean(axis=0)
+    for word in ("water", "money"):
+        assert metric(at, f"bank · {word}") == pytest.approx(static @ vocab.loc[word, ["x", "y"]].to_numpy(float),
+                                                             abs=1e-4)
+    assert any("[0.45, 0.7]" in m.value for m in at.markdown)
+
+
+def test_context_words_steer_bank_to_their_sense():
+    at = open_page()
+    assert "leans **river**" in z_text(at)
+    assert metric(at, "distance to river sense") < metric(at, "distance to finance sense")
+    at.multiselect(key="pl_ctx").set_value(["money", "loan", "deposit"]).run()
+    assert not at.exception
+    assert "leans **finance**" in z_text(at)
+    assert metric(at, "distance to finance sense") < metric(at, "distance to river sense")
+
+
+def test_lower_temperature_sharpens_the_weights():
+    at = open_page()
+    at.multiselect(key="pl_ctx").set_value(["water", "cash", "muddy"]).run()
+    at.slider(key="pl_temp").set_value(2.0).run()
+    flat = metric(at, "spread of the weights (entropy)")
+    at.slider(key="pl_temp").set_value(0.02).run()
+    assert metric(at, "spread of the weights (entropy)") < flat
+
+
+def test_without_self_attention_bank_lands_among_its_neighbours():
+    at = open_page()
+    with_self = metric(at, "distance to river sense")
+    at.toggle(key="pl_self").set_value(False).run()
+    assert metric(at, "distance to river sense") < with_self
+
+
+def test_empty_context_and_unknown_words_warn_without_crashing():
+    at = open_page()
+    at.toggle(key="pl_self").set_value(False).run()
+    at.multiselect(key="pl_ctx").set_value([]).run()
+    assert not at.exception and any("at least one word" in w.value for w in at.warning)
+    at.multiselect(key="pl_ctx").set_value(["river", "<b>zebra</b>"]).run()
+    assert not at.exception
+    msg = next(w.value for w in at.warning if "vocabulary" in w.value)
+    assert "zebra" in msg and "<b>" not in msg
+
+
+def test_prediction_gates_the_dimension_experiment():
+    at = open_page()
+    assert not any(m.label == "static → river sense" for m in at.metric)
+    at.radio(key="polysemy__predict__bigger_d").set_value("The two distances stay about equal at every d.").run()
+    at.button(key="polysemy__predict__bigger_d__button").click().run()
+    assert at.success
+    gap_300 = metric(at, "gap, as a share of the distance between senses")
+    at.select_slider(key="pl_dim").set_value(4096).run()
+    assert not at.exception
+    a, b = metric(at, "static → river sense"), metric(at, "static → finance sense")
+    assert abs(a - b) / max(a, b) < 0.05 and gap_300 < 10
+    assert metric(at, "context-built vector → river sense") < a / 2
+    seed_before = a
+    at.number_input(key="pl_seed").set_value(5).run()
+    assert metric(at, "static → river sense") != seed_before
+
+
+def test_trap_check_gives_specific_feedback():
+    at = open_page()
+    radio = at.radio(key="polysemy__check__more_dims")
+    wrong = radio.options[0]
+    radio.set_value(wrong).run()
+    assert at.error and "midpoint" in at.error[0].value
+    at.radio(key="polysemy__check__more_dims").set_value(radio.options[1]).run()
+    assert at.success and not at.error
+
+
+def test_query_params_restore_the_state():
+    at = open_page({"pl_temp": "0.1", "pl_ctx": ["money", "cash"], "pl_dim": "64", "pl_self": "false"})
+    assert at.slider(key="pl_temp").value == pytest.approx(0.1)
+    assert at.multiselect(key="pl_ctx").value == ["money", "cash"]
+    assert at.select_slider(key="pl_dim").value == 64
+    assert at.toggle(key="pl_self").value is False
+    assert "leans **finance**" in z_text(at)
+
+
+def test_tampered_query_params_fall_back_to_defaults():
+    at = open_page({"pl_temp": "nan", "pl_dim": "99999", "pl_ctx": ["<script>"]})
+    assert not at.exception
+    assert at.slider(key="pl_temp").value == pytest.approx(0.5)
+    assert at.select_slider(key="pl_dim").value == 300

@@ -1,0 +1,111 @@
+"""AppTest for the queries/keys/values page: hard vs soft lookup, temperature, and the orthogonal-query trap."""
+
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = "../app.py"
+PRED = "queries_keys_values__predict__it_attends"
+
+
+def open_page(params=None):
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    for k, v in (params or {}).items():
+        at.query_params[k] = v
+    at.switch_page("pages/queries_keys_values.py").run()
+    assert not at.exception
+    return at
+
+
+def hard(at):
+    return next(x.value for x in [*at.success, *at.info] if "Match:" in x.value or "null" in x.value)
+
+
+def soft(at):
+    return next(s.value for s in at.success if s.value.startswith("Most weight"))
+
+
+def top_share(at):
+    return float(re.search(r"\(([0-9.]+)%\)", soft(at)).group(1))
+
+
+def spread(at):
+    text = next(c.value for c in at.caption if "Spread" in c.value)
+    return float(re.search(r"weights: ([0-9.]+) nats", text).group(1))
+
+
+def test_default_query_matches_one_key_exactly_and_soft_agrees():
+    at = open_page()
+    assert "Match: **Replace a bicycle chain**" in hard(at)
+    assert "Replace a bicycle chain" in soft(at)
+
+
+def test_an_inexact_query_gets_null_from_the_hard_lookup_but_a_blend_from_the_soft_one():
+    at = open_page()
+    at.slider(key="qkv_q3").set_value(0.25).run()
+    assert "null" in hard(at)
+    assert soft(at).startswith("Most weight: **Replace a bicycle chain**")
+
+
+def test_building_a_cooking_query_moves_the_soft_lookup():
+    at = open_page()
+    for key, v in (("qkv_q1", 0.0), ("qkv_q2", 0.0), ("qkv_q3", 1.0)):
+        at.slider(key=key).set_value(v).run()
+    assert "Match: **Sourdough for beginners**" in hard(at)
+    at.slider(key="qkv_q4").set_value(1.0).run()
+    assert "Cooking with jazz" in soft(at) and "null" not in hard(at)
+
+
+def test_temperature_runs_from_nearly_hard_to_uniform():
+    at = open_page()
+    at.slider(key="qkv_q3").set_value(0.25).run()                  # no exact match
+    at.select_slider(key="qkv_temp").set_value(0.02).run()
+    assert top_share(at) > 99.0 and spread(at) < 0.05
+    at.select_slider(key="qkv_temp").set_value(100.0).run()
+    assert top_share(at) < 22.0 and spread(at) == pytest.approx(1.609, abs=0.01)   # log 5
+
+
+def test_prediction_gates_the_self_attention_result_and_it_looks_away():
+    at = open_page()
+    assert not any("on itself" in m.label for m in at.metric)
+    at.radio(key=PRED).set_value("On robot.").run()
+    at.button(key=f"{PRED}__button").click().run()
+    assert any("robot's key is exactly" in s.value for s in at.success)
+    own = next(m for m in at.metric if m.label == "weight of “it” on itself")
+    assert float(own.value) < 0.1
+    assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("robot ")
+    at.radio(key="qkv_tok").set_value("robot").run()
+    assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("repaired ")
+
+
+def test_queries_equal_to_keys_make_every_token_attend_to_itself():
+    at = open_page()
+    at.radio(key=PRED).set_value("On itself: a token always matches its own key best.").run()
+    at.button(key=f"{PRED}__button").click().run()
+    assert at.error
+    at.toggle(key="qkv_same").set_value(True).run()
+    assert float(next(m for m in at.metric if "on itself" in m.label).value) > 0.9
+    assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("it ")
+
+
+def test_trap_check_feedback():
+    at = open_page()
+    r = at.radio(key="queries_keys_values__check__orthogonal_qk")
+    r.set_value(r.options[2]).run()
+    assert any("Only its score with its own key is zero" in e.value for e in at.error)
+    at.radio(key="queries_keys_values__check__orthogonal_qk").set_value(r.options[1]).run()
+    assert at.success and "robot" in at.success[-1].value
+
+
+def test_query_params_restore_the_state():
+    at = open_page({"qkv_q1": "0", "qkv_q2": "1", "qkv_temp": "0.02"})
+    assert at.slider(key="qkv_q2").value == 1.0 and at.select_slider(key="qkv_temp").value == 0.02
+    assert "Match: **Fix a dripping tap**" in hard(at)
+
+
+def test_tampered_query_params_fall_back():
+    at = open_page({"qkv_q1": "1e309", "qkv_temp": "-3", "qkv_same": "<b>"})
+    assert not at.exception
+    assert at.slider(key="qkv_q1").value == 1.0 and at.select_slider(key="qkv_temp").value == 0.5
