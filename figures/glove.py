@@ -9,7 +9,6 @@ import plotly.graph_objects as go
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
 GROUP_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]
@@ -38,5 +37,4 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
             hovertemplate="%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
         ))
     tidy(fig, title, "principal axis 1", "principal axis 2", height=420)
-    fig.update_layout(showlegend=True)
-    return legend_below(fig)
+    return fig

@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from . import palette
 from ._layout import tidy
-from ._legend import legend_below
 
 SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
 PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
@@ -82,8 +81,7 @@ def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray],
     fig.add_vrect(x0=-0.5, x1=1.5, fillcolor=palette.NEUTRAL, opacity=0.12, line_width=0,
                   annotation_text="before attention", annotation_position="bottom left")
     tidy(fig, title, "", "cosine similarity", height=380)
-    fig.update_layout(showlegend=True)
-    return legend_below(fig)
+    return fig
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
@@ -102,5 +100,5 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
     tidy(fig, title, x_title, "", height=max(300, 26 * len(names) + 120))
     fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
     fig.update_xaxes(range=[min(0.0, float(scores.min())), 1.0])
-    fig.update_layout(showlegend=len(set(groups)) > 1, barmode="overlay")
-    return legend_below(fig) if len(set(groups)) > 1 else fig
+    fig.update_layout(barmode="overlay")
+    return fig
