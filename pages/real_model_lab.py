@@ -16,17 +16,18 @@ from ui.inputs import literal
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/lab.toml").read_text(encoding="utf-8"))
 PRESETS, EXPERIMENT = DATA["presets"], DATA["experiment"]
 MAX_SENTENCES = 6
+PICKS = [f"Sentence {n}" for n in range(1, MAX_SENTENCES + 1)]
 STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
          "One word, layer by layer", "Static against contextual neighbours"]
 
 
-@st.cache_resource(show_spinner="Loading the model (45 MB, once)…")
+@st.cache_resource(max_entries=1, show_spinner="Loading the model (45 MB, once)…")
 def model():
     """The NumPy MiniLM, once per process: no arguments, so one entry at most."""
     return core.load_model()
 
 
-@st.cache_resource(show_spinner="Loading GloVe…")
+@st.cache_resource(max_entries=1, show_spinner="Loading GloVe…")
 def glove():
     return core.load_glove()
 
@@ -138,9 +139,10 @@ if shown >= 4:
     if ex is not None and ex["missing"]:
         st.warning("These sentences do not contain the word, so they are left out: "
                    + ", ".join(f"sentence {n}" for n in ex["missing"]) + ".", icon=":material/search_off:")
-    if ex is not None and len(ex["stacks"]) < 2:
+    ok = ex is not None and len(ex["stacks"]) >= 2
+    if not ok:
         st.info("The experiment needs the word in at least two sentences.", icon=":material/edit:")
-    elif ex is not None and frame.predict("drift"):
+    if frame.predict("drift") and ok:
         ids = list(ex["stacks"])
         curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":
                   core.cosine_by_layer(ex["stacks"][i], ex["stacks"][j]) for i, j in
@@ -155,7 +157,7 @@ if shown >= 4:
               "layer 0 (position added) to each layer's output.",
               pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS), key="lab_fig_layers")
 
-if shown >= 5 and ex is not None and len(ex["stacks"]) >= 2:
+if shown >= 5:
     st.subheader("⑤ Static against contextual neighbours")
     frame.note("neighbours")
     left, right = st.columns(2)
@@ -169,14 +171,15 @@ if shown >= 5 and ex is not None and len(ex["stacks"]) >= 2:
         except ValueError as err:
             st.info(str(err), icon=":material/info:")
     with right:
-        if ex["ref_stacks"] is None:
+        # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
+        pick = int(st.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+        nl = st.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+        if ex is None or ex["ref_stacks"] is None:
             st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                     + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
+        elif pick not in ex["stacks"]:
+            st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
         else:
-            options = [f"{n + 1}: {sentences[n][:40]}" for n in ex["stacks"]]
-            fit_choice("lab_pick", options, options[0])
-            pick = int(st.selectbox("Sentence", options, key="lab_pick", bind="query-params").split(":")[0]) - 1
-            nl = st.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
             _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
             senses = [s for s, _ in ex["refs"]]
             chart(neighbours_figure([s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",

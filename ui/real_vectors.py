@@ -24,7 +24,7 @@ def load_word_groups(path: Path = VOCAB_FILE) -> tuple[str, str, dict[str, list[
     return raw["title"], raw["ambiguous"], {g: list(ws) for g, ws in raw["groups"].items()}
 
 
-@st.cache_resource(show_spinner="Loading GloVe vectors…")
+@st.cache_resource(max_entries=1, show_spinner="Loading GloVe vectors…")
 def glove() -> core.glove.Glove:
     """The 50,000-word GloVe table, once per process (no arguments: bounded by construction)."""
     return core.load_glove()
