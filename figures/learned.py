@@ -44,5 +44,5 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
     ])
     fig.update_xaxes(dtick=1)
     fig.update_yaxes(range=[0, d_model + 0.5], dtick=1)
-    tidy(fig, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300)
+    fig = tidy(fig, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300)
     return fig

@@ -20,7 +20,7 @@ def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: f
                    name="attention: ‖J‖¹ (one step)", line={"color": palette.WEIGHTS, "width": 3, "dash": "dash"}),
     ])
     fig.update_yaxes(type="log", exponentformat="power")
-    tidy(fig, "Upper bound on what survives the trip", "distance d (tokens apart)", "bound", height=340)
+    fig = tidy(fig, "Upper bound on what survives the trip", "distance d (tokens apart)", "bound", height=340)
     return fig
 
 
@@ -36,7 +36,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
                    line={"color": palette.NEUTRAL, "dash": "dot"}),
     ])
     fig.update_yaxes(type="log", exponentformat="power")
-    tidy(fig, "How much each token still moves the last position", "distance T − j", "gradient norm", height=360)
+    fig = tidy(fig, "How much each token still moves the last position", "distance T − j", "gradient norm", height=360)
     return fig
 
 

@@ -19,7 +19,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def settle(page, timeout_ms: int = 30000) -> None:
+def settle(page, timeout_ms: int = 90000) -> None:
     """Wait until the script run is over and nothing in view is still a loading skeleton (Streamlit
     renders elements below the fold lazily, so only the grown viewport shows them all)."""
     page.wait_for_function(

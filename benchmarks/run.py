@@ -1,0 +1,600 @@
+"""Measure the app and write docs/PERFORMANCE.md: python benchmarks/run.py [--quick] [--no-levers] [--out FILE].
+
+Not a test: nothing here asserts on time. It prints one markdown report and writes it into
+docs/PERFORMANCE.md between its own markers, keeping every other section of that file (the "Model"
+section, for one) as it is. Every page comes from assets/lessons/index.toml, so pages that land
+later are measured without editing this file.
+
+(a) server rerun per page (AppTest), as a multiple of benchmarks/floor_app.py in the same run
+(b) chart JSON per interaction: the Plotly spec strings Streamlit sends, and all websocket bytes
+(c) slider → chart redraw in Chromium, from the input event to the first frame with new chart data
+(d) N concurrent sessions, each changing a control once a second, replaying a real browser's messages
+(e) cold start: process start → health answers → first page run finished
+(f) memory: VmRSS of the server after every page has been visited (and under load)
+levers: runner.postScriptGC and server.fileWatcherType, before and after, on the same figures
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.chdir(ROOT)
+
+from tests.browser import harness  # noqa: E402
+from ui.content import page_index  # noqa: E402
+
+START, END = "<!-- benchmarks/run.py: start -->", "<!-- benchmarks/run.py: end -->"
+BASELINE = ("--runner.postScriptGC", "true", "--server.fileWatcherType", "auto")
+LEVERS = {
+    "Streamlit defaults": BASELINE,
+    "postScriptGC = false": ("--runner.postScriptGC", "false", "--server.fileWatcherType", "auto"),
+    'fileWatcherType = "none"': ("--runner.postScriptGC", "true", "--server.fileWatcherType", "none"),
+    "both": ("--runner.postScriptGC", "false", "--server.fileWatcherType", "none"),
+}
+TARGETS = {"ratio": 4.0, "chart_kb": 150.0, "redraw_p95_ms": 300.0, "load30_p95_ms": 1000.0, "rss_mb": 600.0}
+
+
+@dataclass
+class Settings:
+    reruns: int = 30          # (a) timed reruns per page
+    redraws: int = 30         # (c) slider → redraw samples per page
+    load_seconds: float = 20  # (d) seconds per N
+    loads: tuple[int, ...] = (10, 30, 60)
+    lever_redraws: int = 20
+    lever_seconds: float = 12
+
+
+QUICK = Settings(reruns=10, redraws=12, load_seconds=8, lever_redraws=8, lever_seconds=6)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")  # shown as "nan": no sample completed
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def ok(value: float, limit: float) -> str:
+    return "✅" if value <= limit else "❌"
+
+
+# ----------------------------------------------------------------------------------------------- (a), (b)
+
+
+def _lesson(widgets) -> list:
+    """The page's own controls: the app's presenter switch (key "_…") and the frame's questions ("…__…")
+    are left out, so every page is measured on a control the lesson is about."""
+    return [w for w in widgets if w.key and not w.key.startswith("_") and "__" not in w.key]
+
+
+def _first_control(at):
+    """The first slider or toggle on the page (AppTest lists), and a function giving its other value."""
+    sliders, toggles = _lesson(at.slider), _lesson(at.toggle)
+    if sliders:
+        s = sliders[0]
+        if isinstance(s.value, tuple | list):
+            return s, lambda v: (s.min, v[1]) if v[0] != s.min else (s.min + s.step, v[1])
+        return s, lambda v: s.max if v != s.max else s.min
+    if toggles:
+        return toggles[0], lambda v: not v
+    return None, None
+
+
+def _spec_bytes(at) -> int:
+    return sum(len(el.proto.spec.encode()) for el in at.get("plotly_chart"))
+
+
+@dataclass
+class ServerRerun:
+    slug: str
+    control: str
+    median_ms: float
+    charts: int
+    chart_bytes: int
+
+
+def server_reruns(slugs: list[str], n: int) -> tuple[ServerRerun, list[ServerRerun]]:
+    from streamlit.testing.v1 import AppTest
+
+    def measure(at, slug: str) -> ServerRerun:
+        widget, other = _first_control(at)
+        times, sizes = [], []
+        for _ in range(n + 2):  # two warm-up reruns, not timed
+            if widget is not None:
+                widget = _first_control(at)[0] or widget
+                widget.set_value(other(widget.value))
+            t0 = time.perf_counter()
+            at.run()
+            times.append(time.perf_counter() - t0)
+            sizes.append(_spec_bytes(at))
+            if at.exception:
+                raise RuntimeError(f"{slug}: {at.exception}")
+        label = f"{type(widget).__name__.lower()} `{widget.key or widget.label}`" if widget else "none (plain rerun)"
+        return ServerRerun(slug, label, statistics.median(times[2:]) * 1000, len(at.get("plotly_chart")),
+                           max(sizes[2:]))
+
+    def floor() -> ServerRerun:
+        at = AppTest.from_file(str(ROOT / "benchmarks" / "floor_app.py"), default_timeout=120)
+        at.run()
+        return measure(at, "floor")
+
+    first = floor()
+    rows = []
+    for slug in slugs:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at.run()
+        if slug != "home":
+            at.switch_page(f"pages/{slug}.py").run()
+        rows.append(measure(at, slug))
+    # The floor before and after the pages, averaged: on a machine that gets busier or quieter during
+    # the run, one floor measurement at one end would skew every ratio.
+    last = floor()
+    first.median_ms = (first.median_ms + last.median_ms) / 2
+    return first, rows
+
+
+def gc_collect_ms() -> float:
+    import gc
+
+    times = []
+    for _ in range(10):
+        t0 = time.perf_counter()
+        gc.collect()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+# ----------------------------------------------------------------------------------------------- (c)
+
+ARM_JS = """() => {
+  const snap = () => JSON.stringify([...document.querySelectorAll('.js-plotly-plot')].map(e => e.data));
+  const before = snap();
+  window.__latency = null;
+  const start = e => {
+    document.removeEventListener('keydown', start, true);
+    document.removeEventListener('click', start, true);
+    const t0 = e.timeStamp;
+    const poll = () => snap() !== before ? (window.__latency = performance.now() - t0) : requestAnimationFrame(poll);
+    requestAnimationFrame(poll);
+  };
+  document.addEventListener('keydown', start, true);
+  document.addEventListener('click', start, true);
+}"""
+
+
+@dataclass
+class Redraw:
+    slug: str
+    control: str
+    samples: list[float]
+    ws_bytes: list[int]
+    misses: int = 0
+
+
+def _press(page, step: int) -> str | None:
+    """Move the first control; sliders go right then back left, so they never stick at a bound."""
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
+    if slider.count():
+        thumb = slider.first
+        now, low, high = (thumb.get_attribute(f"aria-value{a}") for a in ("now", "min", "max"))
+        right = now != high and (now == low or step % 2 == 0)
+        thumb.focus()
+        page.keyboard.press("ArrowRight" if right else "ArrowLeft")
+        return "slider"
+    return harness.move_first_control(page)
+
+
+def redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
+    runs.open(harness.page_url(base, slug))
+    if not page.locator(".js-plotly-plot").count():
+        return None
+    result = Redraw(slug, "", [], [])
+    for step in range(n + 1):
+        page.evaluate(ARM_JS)
+        finished, sent = runs.finished, runs.bytes
+        moved = _press(page, step)
+        if moved is None:
+            return None
+        result.control = moved
+        try:
+            page.wait_for_function("() => window.__latency !== null", timeout=15_000, polling=20)
+            runs.wait(finished)
+        except Exception:  # a move that changed no chart (e.g. a slider already at its bound)
+            result.misses += 1
+            page.wait_for_timeout(500)
+            continue
+        if step:  # the first move loads nothing new but is not timed: it may wait on lazy chunks
+            result.samples.append(page.evaluate("() => window.__latency"))
+            result.ws_bytes.append(runs.bytes - sent)
+    return result
+
+
+# ----------------------------------------------------------------------------------------------- (d)
+
+
+@dataclass
+class Script:
+    """What a real browser sent for one page: the first run, then the control moved and moved back."""
+
+    slug: str
+    frames: list[bytes] = field(default_factory=list)
+
+
+def capture_scripts(browser, base: str, slugs: list[str]) -> list[Script]:
+    scripts = []
+    for slug in slugs:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        page = context.new_page()
+        runs = harness.Runs(page)
+        script = Script(slug)
+        page.on("websocket", lambda ws, s=script: ws.on(
+            "framesent", lambda f: s.frames.append(f) if isinstance(f, bytes) and _is_rerun(f) else None))
+        runs.open(harness.page_url(base, slug))
+        for step in range(2):
+            done = runs.finished
+            if _press(page, step) is None:
+                break
+            runs.wait(done)
+        context.close()
+        if len(script.frames) >= 3:
+            scripts.append(Script(slug, script.frames[:3]))
+    return scripts
+
+
+def _is_rerun(frame: bytes) -> bool:
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    return BackMsg.FromString(frame).WhichOneof("type") == "rerun_script"
+
+
+@dataclass
+class Load:
+    n: int
+    latencies: list[float]
+    first_render: list[float]
+    errors: list[str]
+    changes: int
+
+
+class Window:
+    """The timed phase starts once every session has its first page (or has failed to get it).
+
+    Arrival (all sessions opening the app at once) and steady use (each changing a control once a
+    second) are two different loads; mixing them would let a slow arrival hide the steady figures.
+    """
+
+    def __init__(self, sessions: int, seconds: float) -> None:
+        self.pending, self.seconds = sessions, seconds
+        self.open = asyncio.Event()
+        self.until = 0.0
+
+    def arrived(self) -> None:
+        self.pending -= 1
+        if self.pending == 0:
+            self.until = time.perf_counter() + self.seconds
+            self.open.set()
+
+
+async def _session(ws_url: str, script: Script, out: Load, window: Window, pace: float = 1.0) -> None:
+    import websockets
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    async def run(ws, frame: bytes) -> float:
+        t0 = time.perf_counter()
+        await ws.send(frame)
+        while True:
+            msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
+            kind = msg.WhichOneof("type")
+            if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
+                out.errors.append(f"{script.slug}: exception element")
+            elif kind == "script_finished":
+                if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                    out.errors.append(f"{script.slug}: compile error")
+                return time.perf_counter() - t0
+
+    arrived = False
+    try:
+        # No client pings: a browser sends none, so a busy server must not be failed for missing them.
+        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=60,
+                                      ping_interval=None) as ws:
+            out.first_render.append(await run(ws, script.frames[0]))
+            window.arrived()
+            arrived = True
+            if len(script.frames) < 3:
+                return
+            await window.open.wait()
+            await asyncio.sleep(random.random() * pace)  # spread the sessions over the second
+            step = 0
+            while time.perf_counter() < window.until:
+                tick = time.perf_counter()
+                out.latencies.append(await run(ws, script.frames[1 + step % 2]))
+                out.changes += 1
+                step += 1
+                await asyncio.sleep(max(0.0, pace - (time.perf_counter() - tick)))
+    except Exception as err:  # every failure counts: refused, dropped, timed out
+        out.errors.append(f"{script.slug}: {type(err).__name__}: {err}"[:200])
+        if not arrived:
+            window.arrived()
+
+
+def _run(coro):
+    """asyncio.run in a thread of its own: Playwright's sync API already runs a loop in this one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def load(base: str, scripts: list[Script], n: int, seconds: float, pace: float = 1.0) -> Load:
+    """n sessions arrive together, then each changes its control every ``pace`` seconds for ``seconds``."""
+    out = Load(n, [], [], [], 0)
+    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+
+    async def main():
+        window = Window(n, seconds)
+        await asyncio.gather(*(_session(ws_url, scripts[i % len(scripts)], out, window, pace) for i in range(n)))
+
+    _run(main())
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- (e), (f)
+
+
+def first_run_seconds(base: str) -> float:
+    """One websocket session runs the default page (home) to its end."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    frame = BackMsg()
+    frame.rerun_script.page_name = ""
+    out = Load(1, [], [], [], 0)
+
+    async def main():
+        await _session(base.replace("http://", "ws://") + "/_stcore/stream",
+                       Script("home", [frame.SerializeToString()]), out, Window(1, 0))
+
+    _run(main())
+    if out.errors:
+        raise RuntimeError(out.errors)
+    return out.first_render[0]
+
+
+@dataclass
+class Cold:
+    healthy: float
+    html: float
+    first_run: float
+
+
+def cold_start(options: tuple[str, ...]) -> tuple[Cold, subprocess.Popen, str]:
+    t0 = time.perf_counter()
+    proc, base, healthy = harness.start(*options)
+    with urllib.request.urlopen(base + "/", timeout=30) as r:
+        r.read()
+    html = time.perf_counter() - t0
+    first = first_run_seconds(base)
+    return Cold(healthy, html, time.perf_counter() - t0 if first else 0.0), proc, base
+
+
+# ----------------------------------------------------------------------------------------------- report
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor() or "unknown")
+    load1 = os.getloadavg()[0]
+    import streamlit
+
+    return (f"{os.cpu_count()} cores ({cpu}), load average {load1:.1f} at the start, Python "
+            f"{platform.python_version()}, Streamlit {streamlit.__version__}, Chromium at {harness.CHROMIUM}")
+
+
+def render(sections: list[str]) -> str:
+    return "\n\n".join(sections)
+
+
+def write_doc(block: str, out: Path) -> None:
+    block = f"{START}\n{block.strip()}\n{END}"
+    if out.exists():
+        text = out.read_text(encoding="utf-8")
+        if START in text and END in text:
+            head, rest = text.split(START, 1)
+            text = head + block + rest.split(END, 1)[1]
+        else:  # keep whatever is there (a "Model" section, say) after our part
+            lines = text.splitlines()
+            if lines and lines[0].startswith("# "):
+                text = "\n".join([lines[0], "", block, "", *lines[1:]]) + "\n"
+            else:
+                text = f"# Performance\n\n{block}\n\n{text}"
+    else:
+        text = f"# Performance\n\n{block}\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples, shorter load phases (a few minutes)")
+    parser.add_argument("--no-levers", action="store_true", help="skip the before/after runs of the config levers")
+    parser.add_argument("--out", default=str(ROOT / "docs" / "PERFORMANCE.md"))
+    args = parser.parse_args()
+    cfg = QUICK if args.quick else Settings()
+    slugs = [p.slug for p in page_index()]
+    started = dt.datetime.now().astimezone()
+    say = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
+    mode = "quick" if args.quick else "full"
+    from playwright.sync_api import sync_playwright
+
+    sections = [
+        "## Measured figures (benchmarks/run.py)",
+        f"Run {started:%Y-%m-%d %H:%M %Z}, `{mode}` mode, on {machine()}. The machine is shared with other "
+        "developers, so absolute times are noisy; compare the ratios and the before/after rows of one run. "
+        "Reproduce with `python benchmarks/run.py` (or `--quick`).",
+        "**Targets** (issue 7, this 2-core machine): every page's rerun ≤ 4× the floor page; chart JSON "
+        "≤ 150 KB per interaction; slider → redraw p95 ≤ 300 ms; 30 concurrent sessions p95 ≤ 1 s with "
+        "zero errors; server RSS ≤ 600 MB.",
+    ]
+
+    # (a), (b) in-process, before any server competes for the CPU.
+    say("(a) server reruns through AppTest …")
+    floor, reruns = server_reruns(slugs, cfg.reruns)
+    rows = ["| Page | Control moved | Rerun, median | × floor | Charts | Chart JSON per interaction |",
+            "| --- | --- | ---: | ---: | ---: | ---: |",
+            f"| *floor* (`benchmarks/floor_app.py`, before and after the pages) | {floor.control} | "
+            f"{floor.median_ms:.1f} ms | 1.00 | {floor.charts} | {floor.chart_bytes / 1024:.1f} KB |"]
+    for r in reruns:
+        ratio = r.median_ms / floor.median_ms
+        rows.append(f"| `{r.slug}` | {r.control} | {r.median_ms:.1f} ms | {ratio:.2f} {ok(ratio, TARGETS['ratio'])} "
+                    f"| {r.charts} | {r.chart_bytes / 1024:.1f} KB {ok(r.chart_bytes / 1024, TARGETS['chart_kb'])} |")
+    sections += ["### (a) Server rerun per page, and (b) chart JSON per interaction",
+                 f"AppTest, median of {cfg.reruns} reruns, each after moving the page's first slider or toggle "
+                 "(found generically). Chart JSON is the sum of the `spec` strings of the page's `plotly_chart` "
+                 "elements after the change: Streamlit resends every chart on every rerun, so this is what one "
+                 "interaction ships. The websocket total per interaction (everything, not only charts) is in (c).",
+                 "\n".join(rows)]
+
+    gc_ms = gc_collect_ms()
+    with sync_playwright() as p:
+        browser = harness.launch(p)
+
+        # Levers first, each on a fresh server: the same figures under each setting. A full run makes two
+        # passes in opposite orders (A B C D, D C B A) and pools them, so a machine that gets busier
+        # during the run does not favour whichever setting came first.
+        if not args.no_levers:
+            pooled: dict[str, dict[str, list]] = {name: {"seq": [], "redraw": [], "arrive": [], "steady": [],
+                                                        "errors": []} for name in LEVERS}
+            order = list(LEVERS) if args.quick else list(LEVERS) + list(reversed(LEVERS))
+            for name in order:
+                say(f"lever: {name} …")
+                got = pooled[name]
+                with harness.serve(*LEVERS[name]) as (_, base, _):
+                    scripts = capture_scripts(browser, base, slugs)
+                    if scripts:  # one session, reruns back to back: the server's own cost per change
+                        got["seq"] += load(base, scripts[:1], 1, cfg.lever_seconds, pace=0.0).latencies
+                    context = browser.new_context(viewport={"width": 1400, "height": 900})
+                    page = context.new_page()
+                    runs = harness.Runs(page)
+                    for slug in slugs:
+                        r = redraws(page, runs, base, slug, cfg.lever_redraws)
+                        got["redraw"] += r.samples if r else []
+                    context.close()
+                    if scripts:
+                        burst = load(base, scripts, 30, cfg.lever_seconds)
+                        got["arrive"] += burst.first_render
+                        got["steady"] += burst.latencies
+                        got["errors"] += burst.errors
+            rows = ["| Setting | Rerun, 1 session back to back (median) | Redraw median | Redraw p95 | "
+                    "30 arriving at once: first page p95 | 30 steady: p50 | p95 | Errors |",
+                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            ms = lambda v, q: f"{pct(v, q) * 1000:.0f} ms"  # noqa: E731
+            for name, got in pooled.items():
+                rows.append(f"| {name} | {ms(got['seq'], 0.5)} | {pct(got['redraw'], 0.5):.0f} ms | "
+                            f"{pct(got['redraw'], 0.95):.0f} ms | {ms(got['arrive'], 0.95)} | "
+                            f"{ms(got['steady'], 0.5)} | {ms(got['steady'], 0.95)} | {len(got['errors'])} |")
+            sections += ["### Levers: `runner.postScriptGC` and `server.fileWatcherType`",
+                         "Each row is a fresh server started with the setting on the command line (so "
+                         "`.streamlit/config.toml` does not decide it)"
+                         + ("" if args.quick else ", measured in two passes in opposite orders and pooled")
+                         + f". *Rerun, back to back*: one websocket session changing its control as fast as "
+                         f"the server answers for {cfg.lever_seconds:.0f} s. *Redraw*: as in (c), "
+                         f"{cfg.lever_redraws} per page. *30 arriving / steady*: as in (d), 30 sessions for "
+                         f"{cfg.lever_seconds:.0f} s.",
+                         f"For scale: one full `gc.collect()` in the benchmark process, after it has run every "
+                         f"page, took {gc_ms:.1f} ms (median of 10); `runner.postScriptGC` runs one after "
+                         "every script run, holding the GIL.", "\n".join(rows)]
+
+        # The main figures: the server as deployed, with .streamlit/config.toml deciding the settings.
+        say("(e) cold start …")
+        cold, proc, base = cold_start(())
+        try:
+            say("(c) slider → redraw …")
+            context = browser.new_context(viewport={"width": 1400, "height": 900})
+            page = context.new_page()
+            runs = harness.Runs(page)
+            results = [harness_result for slug in slugs
+                       if (harness_result := redraws(page, runs, base, slug, cfg.redraws)) is not None]
+            # Every page has now been visited in one session (the lab, once it exists, has loaded its model).
+            rss_visited = harness.rss_kb(proc.pid)
+            context.close()
+            rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) |",
+                    "| --- | --- | ---: | ---: | ---: | ---: |"]
+            all_samples = []
+            for r in results:
+                all_samples += r.samples
+                p95 = pct(r.samples, 0.95)
+                miss = f" ({r.misses} moves changed no chart)" if r.misses else ""
+                rows.append(f"| `{r.slug}` | {r.control} | {len(r.samples)}{miss} | "
+                            f"{statistics.median(r.samples):.0f} ms | "
+                            f"{p95:.0f} ms {ok(p95, TARGETS['redraw_p95_ms'])} | "
+                            f"{statistics.median(r.ws_bytes) / 1024:.1f} KB |")
+            sections += ["### (c) Slider → chart redraw in Chromium",
+                         "Headless Chromium, one session, one page after another. Measured inside the page: from "
+                         "the trusted input event's timestamp (the key press on the slider, the click on the "
+                         "toggle) to the first animation frame in which any Plotly chart's data differs. "
+                         "Pages with no chart or no slider/toggle are left out.", "\n".join(rows)]
+
+            say("(d) concurrent sessions …")
+            scripts = capture_scripts(browser, base, slugs)
+            rows = ["| Sessions | Changes made | Arriving at once: first page p95 | Steady: change → run finished p50 "
+                    "| p95 | Errors |",
+                    "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+            loads = []
+            for n in cfg.loads:
+                if not scripts:
+                    break
+                result = load(base, scripts, n, cfg.load_seconds)
+                loads.append(result)
+                p95 = pct(result.latencies, 0.95) * 1000
+                mark = (ok(p95, TARGETS["load30_p95_ms"]) + (" ❌ errors" if result.errors else "")) if n == 30 else ""
+                rows.append(f"| {n} | {result.changes} | {pct(result.first_render, 0.95) * 1000:.0f} ms | "
+                            f"{pct(result.latencies, 0.5) * 1000:.0f} ms | {p95:.0f} ms {mark} | "
+                            f"{len(result.errors)} |")
+            rss_load = harness.rss_kb(proc.pid)
+            pages_used = ", ".join(f"`{s.slug}`" for s in scripts) or "none (no page has a slider or toggle)"
+            errors = sorted({e for r in loads for e in r.errors})[:5]
+            sections += ["### (d) Concurrent sessions against one server process",
+                         f"Websocket clients (one Python process, asyncio) replaying what a real Chromium sent "
+                         f"for each page: its first run, then its first control moved and moved back. Sessions are "
+                         f"spread round-robin over {pages_used}. All N open the app at once (*arriving*); once "
+                         f"every one has its first page, each changes its control once a second (waiting for the "
+                         f"previous run to finish) for {cfg.load_seconds:.0f} s (*steady*). Latency is from sending "
+                         "the change to the server's `script_finished`: server time plus the wire, without the "
+                         "browser's drawing, which (c) measures. Clients and server share the same 2 cores.",
+                         "\n".join(rows)] + ([f"Errors seen: {'; '.join(errors)}"] if errors else [])
+        finally:
+            harness.stop(proc)
+        browser.close()
+
+    sections += ["### (e) Cold start",
+                 "| Process start → `/_stcore/health` answers | → first HTML page served | → first page's script "
+                 "run finished (home, over the websocket) |\n| ---: | ---: | ---: |\n"
+                 f"| {cold.healthy:.2f} s | {cold.html:.2f} s | {cold.first_run:.2f} s |",
+                 "### (f) Memory",
+                 "| Server RSS after every page visited | After the load runs | Peak (VmHWM) |\n"
+                 "| ---: | ---: | ---: |\n"
+                 f"| {rss_visited['VmRSS'] / 1024:.0f} MB {ok(rss_visited['VmRSS'] / 1024, TARGETS['rss_mb'])} | "
+                 f"{rss_load['VmRSS'] / 1024:.0f} MB | {rss_load['VmHWM'] / 1024:.0f} MB "
+                 f"{ok(rss_load['VmHWM'] / 1024, TARGETS['rss_mb'])} |",
+                 f"Pages measured: {', '.join(f'`{s}`' for s in slugs)} (from `assets/lessons/index.toml`)."]
+    report = render(sections)
+    print(report)
+    write_doc(report, Path(args.out))
+    say(f"wrote {args.out} in {(dt.datetime.now().astimezone() - started).total_seconds():.0f} s")
+
+
+if __name__ == "__main__":
+    main()

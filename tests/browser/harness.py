@@ -1,0 +1,187 @@
+"""Start the real app server and drive Chromium: shared by the browser tests and benchmarks/run.py.
+
+Plain functions, no pytest: benchmarks/run.py imports them too.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from scripts.screenshots import CHROMIUM_ARGS, save_full  # noqa: E402, F401 - re-exported for the tests
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+# Every Plotly chart's data, as one string: a redraw with new numbers changes it.
+CHART_DATA_JS = "() => JSON.stringify([...document.querySelectorAll('.js-plotly-plot')].map(el => el.data))"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def page_url(base: str, slug: str, query: str = "") -> str:
+    url = base if slug == "home" else f"{base}/{slug}"
+    return f"{url}?{query}" if query else url
+
+
+def _healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def start(*options: str, port: int | None = None, log=None) -> tuple[subprocess.Popen, str, float]:
+    """Start ``streamlit run app.py`` on 127.0.0.1; return (process, base URL, seconds until healthy).
+
+    ``options`` are extra command-line config flags, e.g. ("--runner.postScriptGC", "false").
+    The server gets its own process group so stop() takes down anything it spawned.
+    """
+    port = port or free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+           *options]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = t0 + 90
+    while not _healthy(base):
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with code {proc.returncode}: {' '.join(cmd)}")
+        if time.perf_counter() > deadline:
+            stop(proc)
+            raise TimeoutError(f"streamlit did not answer {base}/_stcore/health within 90 s")
+        time.sleep(0.05)
+    return proc, base, time.perf_counter() - t0
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@contextmanager
+def serve(*options: str, log=None):
+    """with serve() as (proc, base, seconds_to_healthy): ..."""
+    proc, base, ready = start(*options, log=log)
+    try:
+        yield proc, base, ready
+    finally:
+        stop(proc)
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+class Runs:
+    """Counts the script runs the server reports finished to one page, and the bytes it sent.
+
+    Read from the websocket itself (ForwardMsg.script_finished), so "the run is over" does not depend
+    on spinners or test ids that change between Streamlit versions.
+    """
+
+    def __init__(self, page) -> None:
+        self.finished = 0
+        self.bytes = 0
+        self.charts = 0  # Plotly charts in the last finished run
+        self._charts_now = 0
+        self.page = page
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if not isinstance(payload, bytes):
+            return
+        self.bytes += len(payload)
+        msg = ForwardMsg.FromString(payload)
+        kind = msg.WhichOneof("type")
+        if kind == "session_status_changed" and msg.session_status_changed.script_is_running:
+            self._charts_now = 0
+        elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
+            self._charts_now += 1
+        elif kind == "script_finished":
+            self.charts = self._charts_now
+            self.finished += 1
+
+    def wait(self, after: int, timeout_ms: int = 180_000) -> None:
+        """Wait until more than ``after`` runs have finished, then until every chart has drawn.
+
+        Generous by default: a page's first run may load a model, on a machine shared with other work.
+        """
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while self.finished <= after:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no script run finished within {timeout_ms} ms")
+            self.page.wait_for_timeout(25)
+        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
+
+    def open(self, url: str, timeout_ms: int = 180_000) -> None:
+        before = self.finished
+        self.page.goto(url)
+        self.wait(before, timeout_ms)
+
+
+# The page shows its title and as many chart containers as the run sent, and every visible one holds
+# a Plotly div with its data (plotly.js loads lazily, after the script has finished).
+CHARTS_DRAWN_JS = """expected => {
+  const boxes = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')];
+  return !!document.querySelector('[data-testid=stMain] h1') && boxes.length >= expected
+    && boxes.filter(c => c.offsetParent !== null).every(c => {
+         const el = c.querySelector('.js-plotly-plot'); return el && el.data; });
+}"""
+
+
+def chart_data(page) -> str:
+    return page.evaluate(CHART_DATA_JS)
+
+
+def move_first_control(page) -> str | None:
+    """Move the page's first slider one step (keyboard), or else flip its first toggle/checkbox.
+
+    A slider already at its maximum steps left instead, so the move always changes the value.
+    Returns what was moved ("slider", "toggle"), or None when the page has neither.
+    """
+    slider = page.locator('[data-testid="stMain"] [data-testid="stSlider"] [role="slider"]')
+    if slider.count():
+        thumb = slider.first
+        at_max = thumb.get_attribute("aria-valuenow") == thumb.get_attribute("aria-valuemax")
+        thumb.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+        return "slider"
+    toggle = page.locator('[data-testid="stMain"] [data-testid="stCheckbox"] label')
+    if toggle.count():
+        toggle.first.click()
+        return "toggle"
+    return None
+
+
+def rss_kb(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM (peak) of a process, in kB, from /proc (psutil is not available here)."""
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0])
+    return out

@@ -1,0 +1,93 @@
+"""Real Chromium against the real server: what only a browser shows (rendering, keys, links, the console).
+
+Every test covers every page in assets/lessons/index.toml, so pages that land later are covered too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import harness
+from tests.browser.conftest import SCREENSHOTS
+from ui.content import page_index
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+SLUGS = [p.slug for p in page_index()]
+EXCEPTION = '[data-testid="stException"]'
+
+
+def open_page(pg, problems, base: str, slug: str, query: str = "") -> None:
+    problems.runs.open(harness.page_url(base, slug, query))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_page_renders_without_exception_or_console_error(server, page, slug):
+    pg, problems = page
+    open_page(pg, problems, server, slug)
+    pg.wait_for_timeout(500)  # late console errors (chart and table components) arrive after the script ends
+    assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
+    assert pg.locator('[data-testid="stMain"] h1').first.inner_text().strip()
+    harness.save_full(pg, SCREENSHOTS / f"{slug}.png", 1400)
+    assert not problems.errors, problems.errors
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_moving_the_first_control_redraws_the_chart_with_new_data(server, page, slug):
+    pg, problems = page
+    open_page(pg, problems, server, slug)
+    if not pg.locator(".js-plotly-plot").count():
+        pytest.skip(f"{slug} has no Plotly chart")
+    before, runs = harness.chart_data(pg), problems.runs.finished
+    moved = harness.move_first_control(pg)
+    if moved is None:
+        pytest.skip(f"{slug} has no slider or toggle")
+    problems.runs.wait(runs)
+    pg.wait_for_function(f"() => ({harness.CHART_DATA_JS})() !== {before!r}", timeout=30_000)
+    assert harness.chart_data(pg) != before, f"moving the {moved} did not change any chart's data"
+    assert pg.locator(EXCEPTION).count() == 0
+    assert not problems.errors, problems.errors
+
+
+@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
+def test_a_deep_link_restores_the_state_it_names(server, page):
+    pg, problems = page
+    open_page(pg, problems, server, "scaled_formula")
+    default = harness.chart_data(pg)
+    assert pg.get_by_role("switch").first.is_checked()
+
+    open_page(pg, problems, server, "scaled_formula", "scale=false&Q=0,1,0,1")
+    assert not pg.get_by_role("switch").first.is_checked()
+    assert pg.get_by_role("textbox", name="Queries Q").input_value() == "0,1,0,1"
+    assert "(not applied)" in pg.locator('[data-testid="stMain"]').inner_text()
+    assert harness.chart_data(pg) != default, "the weights drawn from the deep link equal the defaults"
+    assert pg.locator(EXCEPTION).count() == 0
+    assert not problems.errors, problems.errors
+
+
+SENTENCE = "The cat sat <script>alert(1)</script> on the mat"
+
+
+@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="pages/real_model_lab.py is not in the lesson index yet")
+def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
+    pg, problems = page
+    open_page(pg, problems, server, "real_model_lab")
+    runs = problems.runs.finished
+    box = pg.locator('[data-testid="stMain"] [data-testid="stTextInput"] input')
+    if box.count():
+        box.first.fill(SENTENCE)
+        box.first.press("Enter")
+    else:  # a text area commits with Ctrl+Enter
+        box = pg.locator('[data-testid="stMain"] [data-testid="stTextArea"] textarea')
+        assert box.count(), "the lab has no text input to type a sentence into"
+        box.first.fill(SENTENCE)
+        box.first.press("Control+Enter")
+    problems.runs.wait(runs, timeout_ms=180_000)  # the first run may load the model
+    pg.wait_for_timeout(1000)
+    assert not problems.dialogs, f"a script ran: {problems.dialogs}"
+    assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
+    assert "<script>alert(1)</script>" in pg.locator('[data-testid="stMain"]').inner_text(), \
+        "the sentence with its tag is not shown as literal text"
+    injected = pg.evaluate("() => [...document.scripts].filter(s => s.textContent.includes('alert(1)')).length")
+    assert injected == 0
+    assert not problems.errors, problems.errors
