@@ -36,5 +36,5 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
                     "symbol": "star" if group == ambiguous else "circle"},
             hovertemplate="%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
         ))
-    tidy(fig, title, "principal axis 1", "principal axis 2", height=420)
+    fig = tidy(fig, title, "principal axis 1", "principal axis 2", height=420)
     return fig

@@ -50,7 +50,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     ))
     font = 12 if T <= 24 else 10 if T <= 48 else 7
     height = int(min(max(380, 18 * T + 140), 1400))
-    tidy(fig, title, "attended to (key)", "attending (query)", height=height)
+    fig = tidy(fig, title, "attended to (key)", "attending (query)", height=height)
     fig.update_xaxes(tickvals=pos, ticktext=text, tickangle=-60, tickfont={"size": font}, side="bottom")
     fig.update_yaxes(tickvals=pos, ticktext=text, autorange="reversed", tickfont={"size": font})
     fig.update_layout(margin={"l": 90, "r": 20, "t": 50, "b": 90})
@@ -64,7 +64,7 @@ def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -
     colours = [palette.KEY if j == query else palette.WEIGHTS for j in pos]
     fig = go.Figure(go.Bar(x=pos, y=row, marker={"color": colours}, customdata=labels(tokens),
                            hovertemplate="%{customdata}: %{y:.3f}<extra></extra>"))
-    tidy(fig, title, "attended to (key)", "weight", height=340)
+    fig = tidy(fig, title, "attended to (key)", "weight", height=340)
     fig.update_xaxes(tickvals=pos, ticktext=labels(tokens), tickangle=-60,
                      tickfont={"size": 12 if len(tokens) <= 30 else 8})
     fig.update_yaxes(range=[0, max(1e-6, float(row.max())) * 1.1])
@@ -80,7 +80,7 @@ def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray],
                                  hovertemplate="%{x}: %{y:.3f}<extra></extra>"))
     fig.add_vrect(x0=-0.5, x1=1.5, fillcolor=palette.NEUTRAL, opacity=0.12, line_width=0,
                   annotation_text="before attention", annotation_position="bottom left")
-    tidy(fig, title, "", "cosine similarity", height=380)
+    fig = tidy(fig, title, "", "cosine similarity", height=380)
     return fig
 
 
@@ -97,7 +97,7 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
             marker={"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
             hovertemplate="%{y}: %{x:.3f}<extra></extra>"))
     order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
-    tidy(fig, title, x_title, "", height=max(300, 26 * len(names) + 120))
+    fig = tidy(fig, title, x_title, "", height=max(300, 26 * len(names) + 120))
     fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
     fig.update_xaxes(range=[min(0.0, float(scores.min())), 1.0])
     fig.update_layout(barmode="overlay")
