@@ -80,6 +80,8 @@ except ValueError as err:
     st.info(f"{err} Type a sentence above or pick one of the examples.", icon=":material/edit:")
 if r is not None:
     frame.note("tokens")
+    st.caption("Your sentence, exactly as typed (any markup stays plain text), then the tokens the model reads:")
+    st.text(text.replace("\x00", "")[:500] + ("…" if len(text) > 500 else ""))
     st.code("  ".join(r.tokens), language=None, wrap_lines=True)
     T, unk = len(r.tokens), r.tokens.count("[UNK]")
     st.caption(f"{T} tokens, [CLS] and [SEP] included." + (f" {unk} became [UNK]: the vocabulary cannot spell "
@@ -94,7 +96,7 @@ if r is not None and shown >= 2:
     a, b, c = st.columns([2, 2, 1])
     layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
     head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
-    avg = c.toggle("Average the 12 heads", False, key="lab_avg", bind="query-params")
+    avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
     chart(attention_heatmap(W, r.tokens, f"Attention weights, {view}"),
@@ -160,7 +162,8 @@ if shown >= 4:
 if shown >= 5:
     st.subheader("⑤ Static against contextual neighbours")
     frame.note("neighbours")
-    left, right = st.columns(2)
+    # One above the other: the reference sentences need the width for their labels.
+    left, right = st.container(), st.container()
     with left:
         try:
             near = glove().nearest(word, 10)
@@ -172,8 +175,9 @@ if shown >= 5:
             st.info(str(err), icon=":material/info:")
     with right:
         # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
-        pick = int(st.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
-        nl = st.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+        a, b = st.columns(2)
+        pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+        nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
         if ex is None or ex["ref_stacks"] is None:
             st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                     + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
