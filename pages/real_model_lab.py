@@ -70,9 +70,9 @@ shown = frame.steps(STEPS)
 
 st.subheader("① Your sentence")
 text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
-cols = st.columns(len(PRESETS))
-for n, (c, p) in enumerate(zip(cols, PRESETS, strict=True)):
-    c.button(p, key=f"lab__preset_{n}", on_click=use_preset, args=(p,), width="stretch")
+cols = st.columns(2)                                      # two a row: the presets stay readable in a narrow page
+for n, p in enumerate(PRESETS):
+    cols[n % 2].button(p, key=f"lab__preset_{n}", on_click=use_preset, args=(p,), width="stretch")
 try:
     r = run(text or "")
 except ValueError as err:
