@@ -19,6 +19,25 @@ from .context import ContextTrace, SenseExperiment, contextualize, distance_gap,
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
 from .hull import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
+from .lab import (
+    LAYER_LABELS,
+    Word,
+    attention_map,
+    contextual_vector,
+    cosine,
+    cosine_by_layer,
+    find_word,
+    layer_vectors,
+    lookup_vector,
+    normalise_word,
+    pairwise_by_layer,
+    rank_by_cosine,
+    sense_means,
+    static_map,
+    top_keys,
+    word_pieces,
+    words_of,
+)
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
 from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .lookup import SoftLookup, hard_lookup, self_alignment, soft_lookup

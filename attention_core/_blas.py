@@ -26,9 +26,20 @@ _SYMBOLS = (
     ("openblas_set_num_threads", "openblas_get_num_threads"),
 )
 
-_lock = threading.Lock()
-_users = 0
-_saved_threads: int | None = None
+class _Users:
+    """How many runs are inside single_threaded_blas, and the thread count to restore after the last.
+
+    Process-wide on purpose (OpenBLAS's thread count is one per process, whoever's session asked), and
+    only ever changed under its lock; it holds no learner's data.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+        self.saved_threads: int | None = None
+
+
+_USERS = _Users()
 
 
 @lru_cache(maxsize=1)
@@ -55,21 +66,20 @@ def _openblas() -> tuple | None:
 @contextmanager
 def single_threaded_blas() -> Iterator[None]:
     """Inside the block, OpenBLAS uses one thread; the previous count comes back after the last exit."""
-    global _users, _saved_threads
     api = _openblas()
     if api is None:
         yield
         return
     setter, getter = api
-    with _lock:
-        if _users == 0:
-            _saved_threads = getter()
+    with _USERS.lock:
+        if _USERS.count == 0:
+            _USERS.saved_threads = getter()
             setter(1)
-        _users += 1
+        _USERS.count += 1
     try:
         yield
     finally:
-        with _lock:
-            _users -= 1
-            if _users == 0 and _saved_threads is not None:
-                setter(_saved_threads)
+        with _USERS.lock:
+            _USERS.count -= 1
+            if _USERS.count == 0 and _USERS.saved_threads is not None:
+                setter(_USERS.saved_threads)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -176,7 +177,9 @@ def test_every_text_and_number_field_survives_every_hostile_value(slug):
             if node is None or info.disabled:
                 break                                       # the field went away with an earlier value
             node.set_value(value)
-            settle(s, info, value, name)
+            # Whether a field is a matrix field is read from its default, not from the hostile value an
+            # earlier case left in it ("-0" reads as a matrix; a sentence box holding it is still a sentence box).
+            settle(s, replace(info, value=s.defaults.get((kind, key), info.value)), value, name)
             count(slug, "hostile")
         s.reset()
 

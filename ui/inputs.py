@@ -43,3 +43,11 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
 def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6) -> pd.DataFrame:
     """A pandas table of a matrix with labelled rows and columns, rounded for display only."""
     return pd.DataFrame(np.round(np.atleast_2d(matrix), digits), index=row_labels, columns=col_labels)
+
+
+def literal(text: str, limit: int = 80) -> str:
+    """User text made safe to put inside Markdown: one line, shortened, every ASCII punctuation mark
+    backslash-escaped (CommonMark allows it for all of them), so "<b>", "**" or "[x](y)" show as typed."""
+    text = " ".join(str(text).replace("\x00", "").split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "".join("\\" + ch if ch.isascii() and not ch.isalnum() and not ch.isspace() else ch for ch in text)

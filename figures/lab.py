@@ -1,0 +1,104 @@
+"""Figures for the real-model lab: attention heatmaps, one token's weights, a word's cosine across
+layers, and static against contextual neighbours.
+
+Token labels come from what a learner typed, and plotly renders a subset of HTML in labels, so every
+label is HTML-escaped here. Positions, not token strings, are the axis values: a sentence may repeat
+a token ("the … the"), and a categorical axis would merge the two.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import tidy
+
+SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
+PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
+
+
+def labels(tokens: list[str]) -> list[str]:
+    """Escaped token labels for an axis."""
+    return [escape(t) for t in tokens]
+
+
+def short(text: str, n: int = 32) -> str:
+    """Escaped, shortened text for a legend or axis label."""
+    text = " ".join(text.split())
+    return escape(text if len(text) <= n else text[: n - 1] + "…")
+
+
+def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.Figure:
+    """weights [T, T] (rows: the token attending, columns: the token attended to) with tokens on both axes.
+
+    The colour scale runs from 0 to the largest weight shown: over 128 tokens a weight of 0.1 is a lot,
+    and a fixed 0–1 scale would wash it out."""
+    weights = np.asarray(weights)
+    T = len(tokens)
+    if weights.shape != (T, T):
+        raise ValueError(f"Need a [{T}, {T}] weight matrix for {T} tokens, got {weights.shape}.")
+    text = labels(tokens)
+    pos = list(range(T))
+    fig = go.Figure(go.Heatmap(
+        z=weights, x=pos, y=pos, zmin=0.0, zmax=max(float(weights.max()), 1e-6), colorscale=palette.WEIGHT_SCALE,
+        customdata=[[[text[i], text[j]] for j in pos] for i in pos],
+        hovertemplate="%{customdata[0]} → %{customdata[1]}: %{z:.3f}<extra></extra>",
+        colorbar={"title": {"text": "weight"}, "thickness": 12},
+    ))
+    font = 12 if T <= 24 else 10 if T <= 48 else 7
+    height = int(min(max(380, 18 * T + 140), 1400))
+    fig = tidy(fig, title, "attended to (key)", "attending (query)", height=height)
+    fig.update_xaxes(tickvals=pos, ticktext=text, tickangle=-60, tickfont={"size": font}, side="bottom")
+    fig.update_yaxes(tickvals=pos, ticktext=text, autorange="reversed", tickfont={"size": font})
+    fig.update_layout(margin={"l": 90, "r": 20, "t": 50, "b": 90})
+    return fig
+
+
+def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -> go.Figure:
+    """One query token's weights over every key token, as bars (the query's own column outlined)."""
+    row = np.asarray(row)
+    pos = list(range(len(tokens)))
+    colours = [palette.KEY if j == query else palette.WEIGHTS for j in pos]
+    fig = go.Figure(go.Bar(x=pos, y=row, marker={"color": colours}, customdata=labels(tokens),
+                           hovertemplate="%{customdata}: %{y:.3f}<extra></extra>"))
+    fig = tidy(fig, title, "attended to (key)", "weight", height=340)
+    fig.update_xaxes(tickvals=pos, ticktext=labels(tokens), tickangle=-60,
+                     tickfont={"size": 12 if len(tokens) <= 30 else 8})
+    fig.update_yaxes(range=[0, max(1e-6, float(row.max())) * 1.1])
+    return fig
+
+
+def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray], title: str) -> go.Figure:
+    """One line per sentence pair: the cosine of the word's two vectors at each layer."""
+    fig = go.Figure()
+    for n, (name, values) in enumerate(curves.items()):
+        fig.add_trace(go.Scatter(x=list(layer_labels), y=np.asarray(values), mode="lines+markers", name=short(name, 60),
+                                 line={"color": PAIR_COLOURS[n % len(PAIR_COLOURS)], "width": 3},
+                                 hovertemplate="%{x}: %{y:.3f}<extra></extra>"))
+    fig.add_vrect(x0=-0.5, x1=1.5, fillcolor=palette.NEUTRAL, opacity=0.12, line_width=0,
+                  annotation_text="before attention", annotation_position="bottom left")
+    fig = tidy(fig, title, "", "cosine similarity", height=380)
+    return fig
+
+
+def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
+                      groups: list[str] | None = None) -> go.Figure:
+    """Horizontal bars, best at the top; one colour per group (e.g. a reference's sense), grey without groups."""
+    scores = np.asarray(scores)
+    fig = go.Figure()
+    groups = groups or [""] * len(names)
+    for n, g in enumerate(dict.fromkeys(groups)):
+        idx = [i for i, x in enumerate(groups) if x == g]
+        fig.add_trace(go.Bar(
+            y=[short(names[i], 48) for i in idx], x=scores[idx], orientation="h", name=escape(g) or "neighbour",
+            marker={"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
+            hovertemplate="%{y}: %{x:.3f}<extra></extra>"))
+    order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
+    fig = tidy(fig, title, x_title, "", height=max(300, 26 * len(names) + 120))
+    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
+    fig.update_xaxes(range=[min(0.0, float(scores.min())), 1.0])
+    fig.update_layout(barmode="overlay")
+    return fig

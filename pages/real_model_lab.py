@@ -1,0 +1,196 @@
+"""The lab: the learner's own sentence through a real pretrained transformer (all-MiniLM-L6-v2 in NumPy)."""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
+from ui.charts import chart
+from ui.frame import lesson
+from ui.inputs import literal
+
+DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/lab.toml").read_text(encoding="utf-8"))
+PRESETS, EXPERIMENT = DATA["presets"], DATA["experiment"]
+MAX_SENTENCES = 6
+PICKS = [f"Sentence {n}" for n in range(1, MAX_SENTENCES + 1)]
+STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
+         "One word, layer by layer", "Static against contextual neighbours"]
+
+
+@st.cache_resource(max_entries=1, show_spinner="Loading the model (45 MB, once)…")
+def model():
+    """The NumPy MiniLM, once per process: no arguments, so one entry at most."""
+    return core.load_model()
+
+
+@st.cache_resource(max_entries=1, show_spinner="Loading GloVe…")
+def glove():
+    return core.load_glove()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def run(text: str):
+    """One sentence through the encoder (about 1 MB per 32 tokens cached; 64 entries at most)."""
+    return model().run(text)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def experiment(word: str, sentences: tuple[str, ...]) -> dict:
+    """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references."""
+    wte = model().params["wte"]
+    stacks, missing = {}, []
+    for n, s in enumerate(sentences):
+        try:
+            stacks[n] = core.layer_vectors(run(s), word, wte)
+        except ValueError:
+            missing.append(n + 1)
+    refs = [(r["sense"], s) for r in DATA["references"] if r["word"] == core.normalise_word(word)
+            for s in r["sentences"]]
+    ref_stacks = np.stack([core.layer_vectors(run(s), word, wte) for _, s in refs]) if refs else None
+    return {"stacks": stacks, "missing": missing, "refs": refs, "ref_stacks": ref_stacks}
+
+
+def fit_choice(key: str, options: list[str], default: str) -> None:
+    """Keep a selectbox's value among its options when they change with the sentence."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def use_preset(text: str) -> None:
+    st.session_state["lab_text"] = text
+
+
+frame = lesson("real_model_lab")
+frame.header()
+shown = frame.steps(STEPS)
+
+st.subheader("① Your sentence")
+text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
+cols = st.columns(2)                                      # two a row: the presets stay readable in a narrow page
+for n, p in enumerate(PRESETS):
+    cols[n % 2].button(p, key=f"lab__preset_{n}", on_click=use_preset, args=(p,), width="stretch")
+try:
+    r = run(text or "")
+except ValueError as err:
+    r = None
+    st.info(f"{err} Type a sentence above or pick one of the examples.", icon=":material/edit:")
+if r is not None:
+    frame.note("tokens")
+    st.caption("Your sentence, exactly as typed (any markup stays plain text), then the tokens the model reads:")
+    st.text(text.replace("\x00", "")[:500] + ("…" if len(text) > 500 else ""))
+    st.code("  ".join(r.tokens), language=None, wrap_lines=True)
+    T, unk = len(r.tokens), r.tokens.count("[UNK]")
+    st.caption(f"{T} tokens, [CLS] and [SEP] included." + (f" {unk} became [UNK]: the vocabulary cannot spell "
+               "them (emoji and many symbols)." if unk else ""))
+    if r.truncated:
+        st.warning(f"Truncated: the model reads at most {model().max_tokens} tokens (and 10,000 characters), so "
+                   "the rest of your text was cut off.", icon=":material/content_cut:")
+
+if r is not None and shown >= 2:
+    st.subheader("② Where each token looks")
+    frame.note("heatmap")
+    a, b, c = st.columns([2, 2, 1])
+    layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
+    head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
+    avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
+    W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
+    view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
+    chart(attention_heatmap(W, r.tokens, f"Attention weights, {view}"),
+          f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
+          f"The colour scale tops out at the largest weight, {W.max():.2f}.",
+          pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
+                       columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
+
+if r is not None and shown >= 3:
+    st.subheader("③ Who attends to whom")
+    frame.note("who")
+    labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]
+    hit = core.find_word(r.tokens, EXPERIMENT["word"])
+    fit_choice("lab_token", labels, labels[hit.start if hit else 1])
+    q = labels.index(st.selectbox("Token that attends", labels, key="lab_token", bind="query-params"))
+    top = core.top_keys(W[q], 1)[0][0]
+    picks = sorted({top, 0, T - 1, q, max(q - 1, 0), min(q + 1, T - 1)})
+    if frame.predict("top_key", options=[labels[j] for j in picks], answer=picks.index(top),
+                     token=literal(r.tokens[q]), weight=f"{W[q, top]:.1%}"):
+        best = core.top_keys(W[q], 3)
+        chart(attention_bars(W[q], r.tokens, q, f"Where token {q} looks ({view})"),
+              f"Token {q}'s row of the heatmap: its weight on every token. Top three: "
+              + ", ".join(f"{literal(r.tokens[j], 20)} {w:.1%}" for j, w in best) + ".",
+              pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key="lab_fig_bars")
+
+frame.trap()
+frame.check("one_head")
+
+if shown >= 4:
+    st.subheader("④ One word, layer by layer")
+    frame.note("polysemy")
+    a, b = st.columns([1, 3])
+    word = a.text_input("Word", EXPERIMENT["word"], key="lab_word", bind="query-params", max_chars=60)
+    raw = b.text_area("Sentences that use it, one per line", "\n".join(EXPERIMENT["sentences"]),
+                      key="lab_sentences", bind="query-params", max_chars=3000)
+    sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
+    try:
+        ex = experiment(word or "", sentences)
+    except ValueError as err:
+        ex = None
+        st.error(f"{err}", icon=":material/error:")
+    if ex is not None and ex["missing"]:
+        st.warning("These sentences do not contain the word, so they are left out: "
+                   + ", ".join(f"sentence {n}" for n in ex["missing"]) + ".", icon=":material/search_off:")
+    ok = ex is not None and len(ex["stacks"]) >= 2
+    if not ok:
+        st.info("The experiment needs the word in at least two sentences.", icon=":material/edit:")
+    if frame.predict("drift") and ok:
+        ids = list(ex["stacks"])
+        curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":
+                  core.cosine_by_layer(ex["stacks"][i], ex["stacks"][j]) for i, j in
+                  ((ids[x], ids[y]) for x in range(len(ids)) for y in range(x + 1, len(ids)))}
+        first = next(iter(curves.values()))
+        m = st.columns(3)
+        m[0].metric("cosine at the lookup, first pair", f"{first[0]:.4f}")
+        m[1].metric("at layer 0 (+ position)", f"{first[1]:.4f}")
+        m[2].metric("after layer 6", f"{first[-1]:.4f}")
+        chart(cosine_layers_figure(list(core.LAYER_LABELS), curves, "The same word in two sentences"),
+              "Cosine of the word's vectors in each pair of sentences, from the lookup (identical: 1) through "
+              "layer 0 (position added) to each layer's output.",
+              pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS), key="lab_fig_layers")
+
+if shown >= 5:
+    st.subheader("⑤ Static against contextual neighbours")
+    frame.note("neighbours")
+    # One above the other: the reference sentences need the width for their labels.
+    left, right = st.container(), st.container()
+    with left:
+        try:
+            near = glove().nearest(word, 10)
+            chart(neighbours_figure([w for w, _ in near], np.array([c for _, c in near]),
+                                    "GloVe: one vector, one list", "cosine"),
+                  f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
+                  pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
+        except ValueError as err:
+            st.info(str(err), icon=":material/info:")
+    with right:
+        # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
+        a, b = st.columns(2)
+        pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+        nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+        if ex is None or ex["ref_stacks"] is None:
+            st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
+                    + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
+        elif pick not in ex["stacks"]:
+            st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
+        else:
+            _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
+            senses = [s for s, _ in ex["refs"]]
+            chart(neighbours_figure([s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
+                                    "cosine", senses),
+                  f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
+                  "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
+                  + ".", pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
+                                       "cosine": cos.round(4)}), key="lab_fig_context")
+
+frame.footer()

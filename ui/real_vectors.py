@@ -1,0 +1,63 @@
+"""The polysemy page's "with real vectors" section: GloVe's one-vector-per-word on a 2-D PCA map.
+
+pages/polysemy.py calls ``render_real_vectors()`` once; the word list is in assets/vocab/real_vectors.toml.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.glove import glove_pca_figure
+from ui.charts import chart
+
+VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
+
+
+def load_word_groups(path: Path = VOCAB_FILE) -> tuple[str, str, dict[str, list[str]]]:
+    """(title, ambiguous group's word, {group: words}) from the asset file."""
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    return raw["title"], raw["ambiguous"], {g: list(ws) for g, ws in raw["groups"].items()}
+
+
+@st.cache_resource(max_entries=1, show_spinner="Loading GloVe vectors…")
+def glove() -> core.glove.Glove:
+    """The 50,000-word GloVe table, once per process (no arguments: bounded by construction)."""
+    return core.load_glove()
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _map(path: str) -> dict:
+    title, ambiguous, groups = load_word_groups(Path(path))
+    words = [w for ws in groups.values() for w in ws]
+    group_of = {w: g for g, ws in groups.items() for w in ws}
+    found, coords, missing = core.static_map(glove(), words)
+    return {"title": title, "ambiguous": ambiguous, "words": found, "coords": coords, "missing": missing,
+            "groups": [group_of[w] for w in found],
+            "neighbours": glove().nearest(ambiguous, 10) if ambiguous in glove() else []}
+
+
+def render_real_vectors(key: str = "poly_real") -> None:
+    """Draw the section: the map, its numbers, and the ambiguous word's ten nearest GloVe words."""
+    m = _map(str(VOCAB_FILE))
+    st.subheader("With real vectors")
+    st.markdown(
+        "These are real GloVe vectors (50 numbers per word, trained on Wikipedia and newswire), squeezed "
+        "onto the two directions along which these words differ most (PCA). GloVe gives every word **one** "
+        f"vector, whatever the sentence: see where **{m['ambiguous']}** lands between the river words and the "
+        "money words.")
+    chart(glove_pca_figure(m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
+          f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
+          f"the star is '{m['ambiguous']}'.",
+          pd.DataFrame({"word": m["words"], "group": m["groups"], "axis 1": m["coords"][:, 0].round(3),
+                        "axis 2": m["coords"][:, 1].round(3)}), key=f"{key}_map")
+    if m["neighbours"]:
+        st.caption(f"The ten nearest of all 50,000 GloVe words to '{m['ambiguous']}': "
+                   + ", ".join(f"{w} ({c:.2f})" for w, c in m["neighbours"])
+                   + ". The single vector leans towards the sense the training text used most.")
+    if m["missing"]:
+        st.caption("Not in the GloVe vocabulary, so left off the map: " + ", ".join(m["missing"]) + ".")
