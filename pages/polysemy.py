@@ -10,6 +10,7 @@ import attention_core as core
 from figures.polysemy import dimension_lines, sense_map, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.real_vectors import render_real_vectors
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "polysemy_2d.csv"
 DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
@@ -64,6 +65,8 @@ with right:
     st.markdown(f"The two scores differ by only **{abs(dot_water - dot_money):.4f}**: from its static vector "
                 "alone, bank looks as related to water as to money. Its distance to each sense is "
                 f"{np.linalg.norm(static - sense_river):.4f} and {np.linalg.norm(static - sense_finance):.4f}.")
+
+render_real_vectors(frame.text.notes["real_vectors"])
 
 if shown >= 2:
     # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────

@@ -115,3 +115,20 @@ def test_tampered_query_params_fall_back_to_defaults():
     assert not at.exception
     assert at.slider(key="pl_temp").value == pytest.approx(0.5)
     assert at.select_slider(key="pl_dim").value == 300
+
+
+def test_real_glove_vectors_show_bank_and_its_static_neighbours():
+    import numpy as np
+
+    import attention_core as core
+
+    at = open_page()
+    assert any(s.value == "With real vectors" for s in at.subheader)
+    glove = core.load_glove()
+    V = glove.vectors.astype(float)
+    bank = glove.vector("bank").astype(float)
+    cos = V @ bank / (np.linalg.norm(V, axis=1) * np.linalg.norm(bank) + 1e-12)
+    top = [glove.words[i] for i in np.argsort(-cos) if glove.words[i] != "bank"][:3]
+    caption = next(c.value for c in at.caption if "nearest of all" in c.value)
+    for word in top:                                     # independently computed cosine neighbours
+        assert f"{word} (" in caption

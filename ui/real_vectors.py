@@ -41,15 +41,12 @@ def _map(path: str) -> dict:
             "neighbours": glove().nearest(ambiguous, 10) if ambiguous in glove() else []}
 
 
-def render_real_vectors(key: str = "poly_real") -> None:
-    """Draw the section: the map, its numbers, and the ambiguous word's ten nearest GloVe words."""
+def render_real_vectors(intro: str, key: str = "poly_real") -> None:
+    """Draw the section: the lesson's ``intro`` (``{ambiguous}`` is filled in), the map, its numbers, and
+    the ambiguous word's ten nearest GloVe words."""
     m = _map(str(VOCAB_FILE))
     st.subheader("With real vectors")
-    st.markdown(
-        "These are real GloVe vectors (50 numbers per word, trained on Wikipedia and newswire), squeezed "
-        "onto the two directions along which these words differ most (PCA). GloVe gives every word **one** "
-        f"vector, whatever the sentence: see where **{m['ambiguous']}** lands between the river words and the "
-        "money words.")
+    st.markdown(intro.strip().format(ambiguous=m["ambiguous"]))
     chart(glove_pca_figure(m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
           f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
           f"the star is '{m['ambiguous']}'.",
