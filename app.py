@@ -2,15 +2,16 @@
 
 import streamlit as st
 
-from ui import present
+from ui import entry, present
 from ui.content import page_index
 
+entry.use_navigation_only()
 st.set_page_config(page_title="Attention, made tangible", page_icon=":material/visibility:", layout="wide")
 
 sections: dict[str, list] = {}
-for entry in page_index():
-    sections.setdefault(entry.section, []).append(
-        st.Page(f"pages/{entry.slug}.py", title=entry.title, icon=entry.icon, default=entry.slug == "home")
+for item in page_index():
+    sections.setdefault(item.section, []).append(
+        st.Page(f"pages/{item.slug}.py", title=item.title, icon=item.icon, default=item.slug == "home")
     )
 present.sidebar_toggle()
 st.navigation(sections).run()

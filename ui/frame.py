@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import present, progress
+from ui import entry, present, progress
 from ui.content import Check, Lesson, load_lesson, neighbours
 
 PAGE_FILES = "pages/{slug}.py"
@@ -206,6 +206,7 @@ def view_link(slug: str) -> str:
 
 def lesson(slug: str) -> Frame:
     """The frame for one lesson page; records the visit for the progress view on the home page."""
+    entry.ensure_entry()
     progress.visit(slug)
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params}
     return Frame(load_lesson(slug), link_params=snapshot)

@@ -92,3 +92,22 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     injected = pg.evaluate("() => [...document.scripts].filter(s => s.textContent.includes('alert(1)')).length")
     assert injected == 0
     assert not problems.errors, problems.errors
+
+
+@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
+def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
+    """?present=1 turns presenter mode on; a clicker's PageDown / PageUp press Next / Back."""
+    pg, problems = page
+    open_page(pg, problems, server, "scaled_formula", "present=1")
+    main = pg.locator('[data-testid="stMain"]')
+    pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 5')", timeout=60_000)
+    assert pg.get_by_role("switch", name="Presenter mode").is_checked()
+    assert "Start here" in pg.locator('[data-testid="stSidebar"]').inner_text(), "the deep link ran through app.py"
+    pg.mouse.click(700, 12)                              # focus the page, not a widget, as a clicker would
+    pg.keyboard.press("PageDown")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 2 of 5')", timeout=60_000)
+    pg.keyboard.press("PageUp")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 5')", timeout=60_000)
+    assert "Step 1 of 5" in main.inner_text()
+    assert pg.locator(EXCEPTION).count() == 0
+    assert not problems.errors, problems.errors
