@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import entry, present
+from ui import entry
 from ui.content import page_index
 
 entry.use_navigation_only()
@@ -13,5 +13,4 @@ for item in page_index():
     sections.setdefault(item.section, []).append(
         st.Page(f"pages/{item.slug}.py", title=item.title, icon=item.icon, default=item.slug == "home")
     )
-present.sidebar_toggle()
 st.navigation(sections).run()

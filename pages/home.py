@@ -3,10 +3,11 @@
 import streamlit as st
 
 from ui import entry as entry_point
-from ui import progress
+from ui import present, progress
 from ui.content import load_lesson, page_index
 
 entry_point.ensure_entry()
+present.sidebar_toggle()
 home = load_lesson("home")
 st.title(home.title)
 st.markdown(f"#### {home.question}")

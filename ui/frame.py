@@ -207,6 +207,7 @@ def view_link(slug: str) -> str:
 def lesson(slug: str) -> Frame:
     """The frame for one lesson page; records the visit for the progress view on the home page."""
     entry.ensure_entry()
+    present.sidebar_toggle()
     progress.visit(slug)
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params}
     return Frame(load_lesson(slug), link_params=snapshot)

@@ -24,19 +24,17 @@ PRESENTER_CSS = """
 
 
 def _flip() -> None:
-    st.session_state[_KEY] = st.session_state[_SWITCH]
+    st.session_state[_KEY] = bool(st.session_state.get(_SWITCH, st.session_state.get(_KEY, False)))
 
 
 def sidebar_toggle() -> None:
-    """The presenter switch, shown on every page (called from app.py before the page runs).
+    """The presenter switch in the sidebar, drawn by every page (the lesson frame and the home page).
 
     The mode lives in a plain session key, not only in the widget, so it survives page switches.
     """
     if _KEY not in st.session_state:
         st.session_state[_KEY] = str(st.query_params.get("present", "")).lower() in _ON
-    if _SWITCH not in st.session_state:                   # widget state is dropped on page switches
-        st.session_state[_SWITCH] = st.session_state[_KEY]
-    st.sidebar.toggle("Presenter mode", key=_SWITCH, on_change=_flip,
+    st.sidebar.toggle("Presenter mode", value=st.session_state[_KEY], key=_SWITCH, on_change=_flip,
                       help="Large type for a projector; prose folded; Page Down / Page Up step through reveals.")
     if st.session_state[_KEY]:
         st.query_params["present"] = "1"
