@@ -23,10 +23,11 @@ SENTENCE_12 = "The cat sat on the mat because it was warm"         # 10 pieces +
 
 
 def rss_mb() -> float:
+    """This process's resident memory in MB (VmRSS); shared with soak_lab.py, which must not get a NaN."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
-    return float("nan")
+    raise RuntimeError("no VmRSS in /proc/self/status")
 
 
 def main() -> None:

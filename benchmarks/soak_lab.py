@@ -25,6 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench_model import rss_mb  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 LIMIT_MB = 50.0
 SUBJECTS = ("The bank", "A river", "My friend", "The model", "Every word", "The teacher", "A small cat",
@@ -48,13 +49,6 @@ def sentences(n: int, offset: int = 0) -> list[str]:
     if len(out) < n:
         raise ValueError(f"only {len(out)} distinct sentences available, asked for {n}")
     return out
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
 
 
 def settle() -> float:
