@@ -24,7 +24,7 @@ def test_weights_stay_hidden_until_a_prediction_is_revealed(open_page):
     assert len(at.dataframe) == 2, "only scores and scaled scores before the prediction"
     assert at.button(key="scaled_formula__predict__top_key__button").disabled, "no reveal before a prediction"
     reveal(at, "k1")
-    assert len(at.dataframe) == 5, "weights, output and the values' table now appear"
+    assert len(at.dataframe) == 4, "weights and output now appear; the chart's numbers wait for their expander"
     assert "Not k1" in at.error[0].value and "k3" in at.error[0].value
     assert at.session_state["_progress"]["answers"]["scaled_formula"]["predict:top_key"] is False
 
@@ -145,6 +145,15 @@ def test_presenter_mode_steps_through_the_formula(open_page):
         assert f"Step {step} of 5" in texts(at)
     assert at.button(key="scaled_formula__step__next").disabled
     reveal(at)
-    assert len(at.dataframe) == 5
+    assert len(at.dataframe) == 4
     at.button(key="scaled_formula__step__back").click().run()
     assert "Step 4 of 5" in texts(at) and len(at.dataframe) == 3
+
+
+def test_a_charts_numbers_are_sent_only_once_their_expander_is_opened(open_page):
+    at = reveal(open_page("scaled_formula"))
+    assert len(at.dataframe) == 4
+    at.session_state["fig_output_numbers"] = True         # what a click on "Show the numbers" sets
+    at.run()
+    assert len(at.dataframe) == 5
+    np.testing.assert_allclose(frame_of(at, 4).to_numpy(), np.array(SEED["V"], dtype=float))

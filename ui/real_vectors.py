@@ -13,7 +13,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.glove import glove_pca_figure
-from ui.charts import chart
+from ui.charts import built, chart
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
 
@@ -47,7 +47,7 @@ def render_real_vectors(intro: str, key: str = "poly_real") -> None:
     m = _map(str(VOCAB_FILE))
     st.subheader("With real vectors")
     st.markdown(intro.strip().format(ambiguous=m["ambiguous"]))
-    chart(glove_pca_figure(m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
+    chart(built(glove_pca_figure, m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
           f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
           f"the star is '{m['ambiguous']}'.",
           pd.DataFrame({"word": m["words"], "group": m["groups"], "axis 1": m["coords"][:, 0].round(3),
