@@ -63,7 +63,7 @@ if step >= 2:
     with left:
         chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
-              table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
+              lambda: table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
         frame.note("raw")
     if learned is not None:
         with right:
@@ -71,7 +71,7 @@ if step >= 2:
             if shown:
                 chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
                       f"Query of each row's word against the key of each column's word. "
-                      f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", table(learned.scores, LABELS, LABELS),
+                      f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
                       key="lp_fig_learned")
         if shown:                                             # the numbers below would give the prediction away
             A = learned.scores
@@ -98,13 +98,13 @@ if step >= 2:
                 chart(built(singular_values_figure, sv, d_k_now),
                       f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
                       f"only {learned.rank} singular values are non-zero.",
-                      table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
+                      lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
             with right:
                 d_ks = np.arange(1, D_MODEL + 1)
                 ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(st.session_state.get("lp_seed", 0)))
                 chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
                       "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
-                      pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+                      lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
 
 frame.trap()
 frame.check("symmetric")

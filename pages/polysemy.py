@@ -1,46 +1,25 @@
 """One word, many meanings: a static vector for “bank” sits between its senses; context moves it."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import attention_core as core
 from figures.polysemy import dimension_lines, sense_map, weight_bars
+from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.real_vectors import render_real_vectors
 
-VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "polysemy_2d.csv"
 DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
 WORD = "bank"
-
-
-@st.cache_data(max_entries=4)
-def load_vocab(path: str) -> dict:
-    """The vocabulary as the page uses it: plain lists and arrays taken out of the CSV once, so a rerun
-    neither unpickles a DataFrame nor indexes one word at a time."""
-    vocab = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
-    X, groups = vocab[["x", "y"]].to_numpy(dtype=float), list(vocab["group"])
-    return {"table": vocab[["x", "y", "group"]], "all": list(vocab.index), "X": X, "groups": groups,
-            "places": list(vocab["label"]), "coords": dict(zip(vocab.index, X, strict=True)),
-            "group_of": dict(zip(vocab.index, groups, strict=True)),
-            "senses": X[[g == "sense" for g in groups]],
-            "words": [w for w, g in zip(vocab.index, groups, strict=True) if g != "sense"]}
-
-
-@st.cache_data(max_entries=64)
-def run_experiment(d: int, seed: int) -> core.SenseExperiment:
-    """One cached run per (d, seed); the seed and d together fix the random draw."""
-    return core.sense_experiment(d, np.random.default_rng([seed, d]))
 
 
 frame = lesson("polysemy")
 frame.header()
 shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
 
-vocab = load_vocab(str(VOCAB_FILE))
+vocab = data.polysemy_vocab(str(data.POLYSEMY_VOCAB))
 words, coords, group_of = vocab["words"], vocab["coords"], vocab["group_of"]
 sense_river, sense_finance = vocab["senses"]
 static = core.centroid(vocab["senses"])                          # the one point a static model keeps
@@ -106,12 +85,12 @@ if shown >= 2:
                         label_positions=places),
                   "The arrow runs from the static bank (grey cross) to the contextual bank z (green star); "
                   "the sentence's words are drawn larger.",
-                  pd.DataFrame({"x": [static[0], trace.z[0]], "y": [static[1], trace.z[1]]},
+                  lambda: pd.DataFrame({"x": [static[0], trace.z[0]], "y": [static[1], trace.z[1]]},
                                index=["static bank", "contextual z"]), key="pl_fig_context")
         with right:
             chart(built(weight_bars, tokens, trace.weights, groups),
                   "Each bar is the share α_j of bank's attention on one token; the shares add up to 1.",
-                  pd.DataFrame({"score bank·x_j": trace.scores, "weight α_j": trace.weights}, index=tokens),
+                  lambda: pd.DataFrame({"score bank·x_j": trace.scores, "weight α_j": trace.weights}, index=tokens),
                   key="pl_fig_weights")
         lean = "river" if d_river < d_finance else "finance" if d_finance < d_river else "neither"
         st.markdown(f"z = Σ α_j x_j = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
@@ -135,14 +114,14 @@ if shown >= 3:
     seed = int(c2.number_input("Random seed", 0, 9999, 0, 1, key="pl_seed", bind="query-params"))
     if frame.predict("bigger_d"):
         dims = [k for k in DIMS if k <= d]
-        runs = [run_experiment(k, seed) for k in dims]
+        runs = [data.sense_experiment(k, seed) for k in dims]
         now = runs[-1]
         left, right = st.columns([3, 2])
         with left:
             chart(built(dimension_lines, dims, [r.dist_a for r in runs], [r.dist_b for r in runs],
                         [r.dist_context for r in runs], current=d),
                   "Average distances over 8 random draws at each d, up to the chosen one.",
-                  pd.DataFrame({"static → river": [r.dist_a for r in runs],
+                  lambda: pd.DataFrame({"static → river": [r.dist_a for r in runs],
                                 "static → finance": [r.dist_b for r in runs],
                                 "between senses": [r.dist_senses for r in runs],
                                 "context → river": [r.dist_context for r in runs]}, index=pd.Index(dims, name="d")),

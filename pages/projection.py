@@ -77,7 +77,7 @@ if p is not None:
     with plot:
         chart(built(projection_figure, p),
               "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
-              vectors_table(p), key="pr_fig_main")
+              lambda: vectors_table(p), key="pr_fig_main")
     with words:
         frame.note("reading")
 

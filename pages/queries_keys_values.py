@@ -1,18 +1,16 @@
 """Queries, keys and values: hard lookup (exact match or null) beside soft lookup (scores → softmax → blend)."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import attention_core as core
 from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
+from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
 
-LIBRARY_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "video_library.csv"
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
 DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
 
@@ -22,25 +20,12 @@ SELF_K = np.array([[3.0, 0, 0], [0, 3.0, 0], [0, 0, 3.0]])
 SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
 
 
-@st.cache_data(max_entries=4)
-def load_library(path: str) -> dict:
-    """The library as the page uses it: the display table, and the key and value matrices as plain arrays
-    (taken out once here rather than by pandas indexing on every rerun)."""
-    library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
-    key_cols = [c for c in library.columns if c.startswith("k_")]
-    value_cols = [c for c in library.columns if c.startswith("v_")]
-    return {"shown": library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
-            "K": library[key_cols].to_numpy(float), "V": library[value_cols].to_numpy(float),
-            "titles": list(library.index), "tags": [c[2:] for c in key_cols],
-            "value_names": [c[2:] for c in value_cols]}
-
-
 frame = lesson("queries_keys_values")
 frame.header()
 shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
 frame.note("characters")
 
-library = load_library(str(LIBRARY_FILE))
+library = data.video_library(str(data.VIDEO_LIBRARY))
 tags, value_names = library["tags"], library["value_names"]
 K, V, titles = library["K"], library["V"], library["titles"]
 st.dataframe(library["shown"], width="stretch")
@@ -79,16 +64,16 @@ with right:
 c1, c2, c3 = st.columns(3)
 with c1:
     chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
-          table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
+          lambda: table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
 with c2:
     chart(built(weight_bars, titles, soft.weights),
           f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
-          table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
+          lambda: table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
 with c3:
     hard_value = None if hit is None else V[hit]
     chart(built(output_bars, value_names, soft.output, hard_value),
           "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
-          table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
+          lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
                 ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
 st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
            f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
@@ -114,7 +99,7 @@ if shown >= 2:
         with left:
             chart(built(self_attention_heatmap, TOKENS, trace.weights),
                   "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
-                  table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
+                  lambda: table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
         with right:
             top = TOKENS[int(np.argmax(trace.weights[i]))]
             st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")

@@ -6,34 +6,9 @@ import streamlit as st
 
 import attention_core as core
 from figures.rnn import bound_figure, influence_figure, path_figure
+from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
-
-HIDDEN, D_IN, D_K = 16, 4, 8
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def race(length: int, rho: float, seed: int) -> dict:
-    """One random sequence read by a tanh RNN with ‖W_hh‖ = rho and by one attention head (data only: a cached
-    figure would be pickled and rebuilt on every hit; the page builds it through ui.charts.built)."""
-    rng = np.random.default_rng(seed)
-    rnn = core.random_rnn(HIDDEN, D_IN, rho, rng)
-    head = core.random_head(D_IN, D_K, rng)
-    X = rng.standard_normal((length, D_IN))               # [T, d_in]
-    distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
-    rnn_infl, att_infl = core.input_influence(rnn, X), core.attention_input_influence(head, X)
-    ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
-    table = pd.DataFrame({"distance": distance, "RNN": rnn_infl, "attention": att_infl, "RNN bound": ceiling})
-    return {"rnn": rnn_infl, "attention": att_infl, "table": table, "distance": distance, "ceiling": ceiling}
-
-
-@st.cache_data(max_entries=1, show_spinner=False)
-def path_curves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Path length from token 1 to token N through the chain and through attention, for N = 2 … 500."""
-    lengths = np.arange(2, 501)
-    paths = [core.path_lengths(n) for n in lengths]
-    return lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths])
-
 
 frame = lesson("rnn_vs_attention")
 frame.header()
@@ -64,12 +39,13 @@ if frame.predict("decay"):
     distance = np.arange(1, max(steps, 1) + 1)
     chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
           f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
-          pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}), key="rn_fig_bound")
+          lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
+          key="rn_fig_bound")
 
 if shown >= 2:
     st.subheader("A real RNN and a real attention head")
     frame.note("chain")
-    r = race(length, rho, seed)
+    r = data.rnn_race(length, rho, seed)
     cols = st.columns(3)
     cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
     cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
@@ -87,7 +63,7 @@ if shown >= 3:
     cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
     cols[2].metric("RNN sequential steps", seq["rnn"])
     cols[3].metric("attention sequential steps", seq["attention"])
-    lengths, rnn_path, attention_path = path_curves()
+    lengths, rnn_path, attention_path = data.path_curves()
     chart(built(path_figure, lengths, rnn_path, attention_path, length),
           "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
           None, key="rn_fig_path")

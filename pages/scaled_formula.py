@@ -88,7 +88,7 @@ if trace is not None:
         with right:
             chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                   "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
-                  table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
+                  lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
         w, out = trace.weights[0], trace.output[0]
         st.subheader("The exact result for q1")
         st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))

@@ -7,48 +7,10 @@ import streamlit as st
 import attention_core as core
 from figures import palette
 from figures.variance import histogram_figure, saturation_figure, sweep_figure, weights_figure
+from ui import data
 from ui.charts import built, chart
+from ui.data import DRAWS, N_KEYS
 from ui.frame import lesson
-
-DRAWS = 4000                                              # q·k samples per histogram
-BINS = 41
-N_KEYS = 16
-SWEEP_D_K = 2 ** np.arange(11)                            # 1, 2, 4, … 1024
-
-
-@st.cache_resource(max_entries=2, show_spinner="Drawing random queries and keys…")
-def draws(seed: int) -> np.ndarray:
-    """[DRAWS, 1024] running sums of q·k, drawn once per seed; every dₖ reads one column. A resource, not
-    data: 33 MB that cache_data would copy on every rerun. Frozen, since every session shares it."""
-    prefix = core.dot_product_prefix_sums(SWEEP_D_K[-1], DRAWS, np.random.default_rng(seed))
-    prefix.setflags(write=False)
-    return prefix
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def sweep(seed: int) -> core.SoftmaxSweep:
-    """The softmax sweep over dₖ = 1 … 1024; it depends on the seed only."""
-    return core.softmax_sweep(SWEEP_D_K, N_KEYS, 300, np.random.default_rng(seed))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def lab(d_k: int, seed: int) -> dict:
-    """Every number that depends on (dₖ, seed). Samples are binned here, never sent to the browser. No figures:
-    cache_data would pickle them and rebuild them, validation and all, on every hit; the page builds them
-    through ui.charts.built instead."""
-    s = draws(seed)[:, d_k - 1]                           # [DRAWS] real dot products at this dₖ
-    scaled = s / np.sqrt(d_k)
-    h_raw, h_scaled = core.histogram_density(s, BINS, 4 * np.sqrt(d_k)), core.histogram_density(scaled, BINS, 4.0)
-    x_raw, x_scaled = np.linspace(-4, 4, 161) * np.sqrt(d_k), np.linspace(-4, 4, 161)
-    scores = core.random_score_rows(d_k, N_KEYS, 1, np.random.default_rng([seed, d_k, 1]))[0]
-    w_raw, w_scaled = core.softmax(scores), core.softmax(scores / np.sqrt(d_k))
-    reach = float(min(max(12.0, 1.2 * np.sqrt(2 * d_k)), 60.0))
-    x = np.linspace(-reach, reach, 241)
-    return {
-        "var_raw": float(s.var()), "var_scaled": float(scaled.var()), "h_raw": h_raw, "h_scaled": h_scaled,
-        "w_raw": w_raw, "w_scaled": w_scaled, "x": x, "x_raw": x_raw, "x_scaled": x_scaled,
-    }
-
 
 frame = lesson("sqrt_dk")
 frame.header()
@@ -60,7 +22,7 @@ d_k = a.slider("dₖ: components in each query and key", 1, 1024, 64, key="sd_dk
 seed = b.number_input("Random seed", 0, 10_000, 0, key="sd_seed", bind="query-params")
 frame.note("draws")
 
-L, sw = lab(d_k, seed), sweep(seed)
+L, sw = data.sqrt_dk_numbers(d_k, seed), data.softmax_sweep_by_seed(seed)
 var_raw, var_scaled, hist_raw, hist_scaled = L["var_raw"], L["var_scaled"], L["h_raw"], L["h_scaled"]
 if frame.predict("spread"):
     cols = st.columns(4)
@@ -79,7 +41,8 @@ if frame.predict("spread"):
         chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
                     "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
               f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
-              pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}), key="sd_fig_scaled")
+              lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
+              key="sd_fig_scaled")
 
 if step >= 2:
     st.subheader("What the spread does to softmax")
@@ -92,7 +55,7 @@ if step >= 2:
     c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
                 help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
     chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
-          pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
+          lambda: pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
           key="sd_fig_row")
     sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw, "entropy scaled": sw.entropy_scaled,
                                 "top weight unscaled": sw.max_weight_raw, "top weight scaled": sw.max_weight_scaled,
@@ -115,7 +78,7 @@ if step >= 3:
     with left:
         chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
               f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} unscaled "
-              f"and √2 ≈ 1.41 scaled.", pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
+              f"and √2 ≈ 1.41 scaled.", lambda: pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
                                                       "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
     with right:
         chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,

@@ -88,11 +88,12 @@ def sealed(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | None, key: str) -> None:
+def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | Callable[[], pd.DataFrame] | None, key: str) -> None:
     """Render ``fig`` with its caption and a collapsed "Show the numbers" table (enlarged when presenting).
 
-    The table is sent only while its expander is open (``on_change="rerun"`` makes the expander report its
-    state, key ``{key}_numbers``): a closed one costs nothing on the reruns a slider makes.
+    ``numbers`` is the table, or a function that makes it. The table is made and sent only while its
+    expander is open (``on_change="rerun"`` makes the expander report its state, key ``{key}_numbers``):
+    a closed one costs nothing on the reruns a slider makes.
     """
     if present.active():                                  # a copy: the figure may be shared through built()
         fig = go.Figure(fig).update_layout(height=int((fig.layout.height or 320) * 1.4), font={"size": 18})
@@ -101,4 +102,4 @@ def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | None, key: str) 
     if numbers is not None:
         with st.expander("Show the numbers", key=f"{key}_numbers", on_change="rerun") as box:
             if box.open:
-                st.dataframe(numbers, width="stretch")
+                st.dataframe(numbers() if callable(numbers) else numbers, width="stretch")

@@ -50,7 +50,7 @@ def render_real_vectors(intro: str, key: str = "poly_real") -> None:
     chart(built(glove_pca_figure, m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
           f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
           f"the star is '{m['ambiguous']}'.",
-          pd.DataFrame({"word": m["words"], "group": m["groups"], "axis 1": m["coords"][:, 0].round(3),
+          lambda: pd.DataFrame({"word": m["words"], "group": m["groups"], "axis 1": m["coords"][:, 0].round(3),
                         "axis 2": m["coords"][:, 1].round(3)}), key=f"{key}_map")
     if m["neighbours"]:
         st.caption(f"The ten nearest of all 50,000 GloVe words to '{m['ambiguous']}': "

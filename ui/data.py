@@ -1,0 +1,131 @@
+"""What the lesson pages compute, cached and shared by every session.
+
+These live in a module rather than in the page scripts: a page script runs top to bottom on every rerun,
+so a ``@st.cache_data`` written in it is applied anew each time, and Streamlit reads and tokenizes the
+function's source to key its cache (1–2 ms a function, every rerun). Defined here, each is decorated
+once per process. Every cache is bounded (``max_entries``); none returns a figure (cache_data would pickle
+it and rebuild it, validation and all, on every hit: figures go through ``ui.charts.built``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+# ── polysemy ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+POLYSEMY_VOCAB = ASSETS / "vocab" / "polysemy_2d.csv"
+
+
+@st.cache_data(max_entries=4)
+def polysemy_vocab(path: str) -> dict:
+    """The vocabulary as the page uses it: plain lists and arrays taken out of the CSV once, so a rerun
+    neither unpickles a DataFrame nor indexes one word at a time."""
+    vocab = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
+    X, groups = vocab[["x", "y"]].to_numpy(dtype=float), list(vocab["group"])
+    return {"table": vocab[["x", "y", "group"]], "all": list(vocab.index), "X": X, "groups": groups,
+            "places": list(vocab["label"]), "coords": dict(zip(vocab.index, X, strict=True)),
+            "group_of": dict(zip(vocab.index, groups, strict=True)),
+            "senses": X[[g == "sense" for g in groups]],
+            "words": [w for w, g in zip(vocab.index, groups, strict=True) if g != "sense"]}
+
+
+@st.cache_data(max_entries=64)
+def sense_experiment(d: int, seed: int) -> core.SenseExperiment:
+    """One cached run per (d, seed); the seed and d together fix the random draw."""
+    return core.sense_experiment(d, np.random.default_rng([seed, d]))
+
+
+# ── queries_keys_values ────────────────────────────────────────────────────────────────────────────────────────
+
+VIDEO_LIBRARY = ASSETS / "vocab" / "video_library.csv"
+
+
+@st.cache_data(max_entries=4)
+def video_library(path: str) -> dict:
+    """The library as the page uses it: the display table, and the key and value matrices as plain arrays
+    (taken out once here rather than by pandas indexing on every rerun)."""
+    library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
+    key_cols = [c for c in library.columns if c.startswith("k_")]
+    value_cols = [c for c in library.columns if c.startswith("v_")]
+    return {"shown": library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
+            "K": library[key_cols].to_numpy(float), "V": library[value_cols].to_numpy(float),
+            "titles": list(library.index), "tags": [c[2:] for c in key_cols],
+            "value_names": [c[2:] for c in value_cols]}
+
+
+# ── rnn_vs_attention ───────────────────────────────────────────────────────────────────────────────────────────
+
+HIDDEN, D_IN, D_K = 16, 4, 8                              # the race's RNN and attention head
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def rnn_race(length: int, rho: float, seed: int) -> dict:
+    """One random sequence read by a tanh RNN with ‖W_hh‖ = rho and by one attention head (data only: a cached
+    figure would be pickled and rebuilt on every hit; the page builds it through ui.charts.built)."""
+    rng = np.random.default_rng(seed)
+    rnn = core.random_rnn(HIDDEN, D_IN, rho, rng)
+    head = core.random_head(D_IN, D_K, rng)
+    X = rng.standard_normal((length, D_IN))               # [T, d_in]
+    distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
+    rnn_infl, att_infl = core.input_influence(rnn, X), core.attention_input_influence(head, X)
+    ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
+    table = pd.DataFrame({"distance": distance, "RNN": rnn_infl, "attention": att_infl, "RNN bound": ceiling})
+    return {"rnn": rnn_infl, "attention": att_infl, "table": table, "distance": distance, "ceiling": ceiling}
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def path_curves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Path length from token 1 to token N through the chain and through attention, for N = 2 … 500."""
+    lengths = np.arange(2, 501)
+    paths = [core.path_lengths(n) for n in lengths]
+    return lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths])
+
+
+# ── sqrt_dk ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+DRAWS = 4000                                              # q·k samples per histogram
+BINS = 41
+N_KEYS = 16
+SWEEP_D_K = tuple(2 ** k for k in range(11))              # 1, 2, 4, … 1024
+
+
+@st.cache_resource(max_entries=2, show_spinner="Drawing random queries and keys…")
+def dot_product_draws(seed: int) -> np.ndarray:
+    """[DRAWS, 1024] running sums of q·k, drawn once per seed; every dₖ reads one column. A resource, not
+    data: 33 MB that cache_data would copy on every rerun. Frozen, since every session shares it."""
+    prefix = core.dot_product_prefix_sums(SWEEP_D_K[-1], DRAWS, np.random.default_rng(seed))
+    prefix.setflags(write=False)
+    return prefix
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def softmax_sweep_by_seed(seed: int) -> core.SoftmaxSweep:
+    """The softmax sweep over dₖ = 1 … 1024; it depends on the seed only."""
+    return core.softmax_sweep(SWEEP_D_K, N_KEYS, 300, np.random.default_rng(seed))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def sqrt_dk_numbers(d_k: int, seed: int) -> dict:
+    """Every number that depends on (dₖ, seed). Samples are binned here, never sent to the browser. No figures:
+    cache_data would pickle them and rebuild them, validation and all, on every hit; the page builds them
+    through ui.charts.built instead."""
+    s = dot_product_draws(seed)[:, d_k - 1]                           # [DRAWS] real dot products at this dₖ
+    scaled = s / np.sqrt(d_k)
+    h_raw, h_scaled = core.histogram_density(s, BINS, 4 * np.sqrt(d_k)), core.histogram_density(scaled, BINS, 4.0)
+    x_raw, x_scaled = np.linspace(-4, 4, 161) * np.sqrt(d_k), np.linspace(-4, 4, 161)
+    scores = core.random_score_rows(d_k, N_KEYS, 1, np.random.default_rng([seed, d_k, 1]))[0]
+    w_raw, w_scaled = core.softmax(scores), core.softmax(scores / np.sqrt(d_k))
+    reach = float(min(max(12.0, 1.2 * np.sqrt(2 * d_k)), 60.0))
+    x = np.linspace(-reach, reach, 241)
+    return {
+        "var_raw": float(s.var()), "var_scaled": float(scaled.var()), "h_raw": h_raw, "h_scaled": h_scaled,
+        "w_raw": w_raw, "w_scaled": w_scaled, "x": x, "x_raw": x_raw, "x_scaled": x_scaled,
+    }
