@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
 GROUP_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]
@@ -23,18 +23,16 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
     coords = np.asarray(coords, dtype=float)
     if coords.shape != (len(words), 2) or len(groups) != len(words):
         raise ValueError(f"Need one (x, y) and one group per word, got {coords.shape} for {len(words)} words.")
-    fig = go.Figure()
     colours = iter(GROUP_COLOURS * 4)
+    traces = []
     for group in dict.fromkeys(groups):
         idx = [i for i, g in enumerate(groups) if g == group]
         colour = palette.NEUTRAL if group == ambiguous else next(colours)
-        labels = [escape(words[i]) for i in idx]
-        fig.add_trace(go.Scatter(
-            x=coords[idx, 0], y=coords[idx, 1], mode="markers+text", name=escape(group),
-            text=labels, textposition="top center",
-            marker={"color": colour, "size": 14 if group == ambiguous else 10,
-                    "symbol": "star" if group == ambiguous else "circle"},
-            hovertemplate="%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
-        ))
-    fig = tidy(fig, title, "principal axis 1", "principal axis 2", height=420)
-    return fig
+        traces.append({
+            "type": "scatter", "x": coords[idx, 0], "y": coords[idx, 1], "mode": "markers+text", "name": escape(group),
+            "text": [escape(words[i]) for i in idx], "textposition": "top center",
+            "marker": {"color": colour, "size": 14 if group == ambiguous else 10,
+                       "symbol": "star" if group == ambiguous else "circle"},
+            "hovertemplate": "%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
+        })
+    return figure(traces, title, "principal axis 1", "principal axis 2", height=420)

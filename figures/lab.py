@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import tidy
+from ._layout import figure, vrect
 
 SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
 PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
@@ -42,19 +42,19 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
         raise ValueError(f"Need a [{T}, {T}] weight matrix for {T} tokens, got {weights.shape}.")
     text = labels(tokens)
     pos = list(range(T))
-    fig = go.Figure(go.Heatmap(
-        z=weights, x=pos, y=pos, zmin=0.0, zmax=max(float(weights.max()), 1e-6), colorscale=palette.WEIGHT_SCALE,
-        customdata=[[[text[i], text[j]] for j in pos] for i in pos],
-        hovertemplate="%{customdata[0]} → %{customdata[1]}: %{z:.3f}<extra></extra>",
-        colorbar={"title": {"text": "weight"}, "thickness": 12},
-    ))
+    heatmap = {"type": "heatmap", "z": weights, "x": pos, "y": pos, "zmin": 0.0,
+               "zmax": max(float(weights.max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
+               "customdata": [[[text[i], text[j]] for j in pos] for i in pos],
+               "hovertemplate": "%{customdata[0]} → %{customdata[1]}: %{z:.3f}<extra></extra>",
+               "colorbar": {"title": {"text": "weight"}, "thickness": 12}}
     font = 12 if T <= 24 else 10 if T <= 48 else 7
     height = int(min(max(380, 18 * T + 140), 1400))
-    fig = tidy(fig, title, "attended to (key)", "attending (query)", height=height)
-    fig.update_xaxes(tickvals=pos, ticktext=text, tickangle=-60, tickfont={"size": font}, side="bottom")
-    fig.update_yaxes(tickvals=pos, ticktext=text, autorange="reversed", tickfont={"size": font})
-    fig.update_layout(margin={"l": 90, "r": 20, "t": 50, "b": 90})
-    return fig
+    ticks = {"tickvals": pos, "ticktext": text, "tickfont": {"size": font}}
+    return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, override={
+        "xaxis": {**ticks, "tickangle": -60, "side": "bottom"},
+        "yaxis": {**ticks, "autorange": "reversed"},
+        "margin": {"l": 90, "r": 20, "t": 50, "b": 90},
+    })
 
 
 def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -> go.Figure:
@@ -62,43 +62,41 @@ def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -
     row = np.asarray(row)
     pos = list(range(len(tokens)))
     colours = [palette.KEY if j == query else palette.WEIGHTS for j in pos]
-    fig = go.Figure(go.Bar(x=pos, y=row, marker={"color": colours}, customdata=labels(tokens),
-                           hovertemplate="%{customdata}: %{y:.3f}<extra></extra>"))
-    fig = tidy(fig, title, "attended to (key)", "weight", height=340)
-    fig.update_xaxes(tickvals=pos, ticktext=labels(tokens), tickangle=-60,
-                     tickfont={"size": 12 if len(tokens) <= 30 else 8})
-    fig.update_yaxes(range=[0, max(1e-6, float(row.max())) * 1.1])
-    return fig
+    bars = {"type": "bar", "x": pos, "y": row, "marker": {"color": colours}, "customdata": labels(tokens),
+            "hovertemplate": "%{customdata}: %{y:.3f}<extra></extra>"}
+    return figure([bars], title, "attended to (key)", "weight", height=340, override={
+        "xaxis": {"tickvals": pos, "ticktext": labels(tokens), "tickangle": -60,
+                  "tickfont": {"size": 12 if len(tokens) <= 30 else 8}},
+        "yaxis": {"range": [0, max(1e-6, float(row.max())) * 1.1]},
+    })
 
 
 def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray], title: str) -> go.Figure:
     """One line per sentence pair: the cosine of the word's two vectors at each layer."""
-    fig = go.Figure()
-    for n, (name, values) in enumerate(curves.items()):
-        fig.add_trace(go.Scatter(x=list(layer_labels), y=np.asarray(values), mode="lines+markers", name=short(name, 60),
-                                 line={"color": PAIR_COLOURS[n % len(PAIR_COLOURS)], "width": 3},
-                                 hovertemplate="%{x}: %{y:.3f}<extra></extra>"))
-    fig.add_vrect(x0=-0.5, x1=1.5, fillcolor=palette.NEUTRAL, opacity=0.12, line_width=0,
-                  annotation_text="before attention", annotation_position="bottom left")
-    fig = tidy(fig, title, "", "cosine similarity", height=380)
-    return fig
+    traces = [{"type": "scatter", "x": list(layer_labels), "y": np.asarray(values), "mode": "lines+markers",
+               "name": short(name, 60), "line": {"color": PAIR_COLOURS[n % len(PAIR_COLOURS)], "width": 3},
+               "hovertemplate": "%{x}: %{y:.3f}<extra></extra>"}
+              for n, (name, values) in enumerate(curves.items())]
+    before = vrect(-0.5, 1.5, palette.NEUTRAL, 0.12)
+    label = {"text": "before attention", "showarrow": False, "x": -0.5, "xref": "x", "xanchor": "left",
+             "y": 0, "yref": "y domain", "yanchor": "bottom"}                 # add_vrect's "bottom left"
+    return figure(traces, title, "", "cosine similarity", height=380, shapes=[before], annotations=[label])
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
                       groups: list[str] | None = None) -> go.Figure:
     """Horizontal bars, best at the top; one colour per group (e.g. a reference's sense), grey without groups."""
     scores = np.asarray(scores)
-    fig = go.Figure()
     groups = groups or [""] * len(names)
+    traces = []
     for n, g in enumerate(dict.fromkeys(groups)):
         idx = [i for i, x in enumerate(groups) if x == g]
-        fig.add_trace(go.Bar(
-            y=[short(names[i], 48) for i in idx], x=scores[idx], orientation="h", name=escape(g) or "neighbour",
-            marker={"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
-            hovertemplate="%{y}: %{x:.3f}<extra></extra>"))
+        traces.append({"type": "bar", "y": [short(names[i], 48) for i in idx], "x": scores[idx], "orientation": "h",
+                       "name": escape(g) or "neighbour",
+                       "marker": {"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
+                       "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
     order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
-    fig = tidy(fig, title, x_title, "", height=max(300, 26 * len(names) + 120))
-    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1])
-    fig.update_xaxes(range=[min(0.0, float(scores.min())), 1.0])
-    fig.update_layout(barmode="overlay")
-    return fig
+    return figure(traces, title, x_title, "", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
+        "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},
+        "xaxis": {"range": [min(0.0, float(scores.min())), 1.0]},
+    })

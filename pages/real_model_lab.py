@@ -9,7 +9,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
-from ui.charts import chart
+from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
 
@@ -52,6 +52,12 @@ def experiment(word: str, sentences: tuple[str, ...]) -> dict:
             for s in r["sentences"]]
     ref_stacks = np.stack([core.layer_vectors(run(s), word, wte) for _, s in refs]) if refs else None
     return {"stacks": stacks, "missing": missing, "refs": refs, "ref_stacks": ref_stacks}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def nearest(word: str, k: int) -> list[tuple[str, float]]:
+    """The word's k nearest GloVe words: 50,000 cosines and an argsort, so once per word, not per rerun."""
+    return glove().nearest(word, k)
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -99,11 +105,11 @@ if r is not None and shown >= 2:
     avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
-    chart(attention_heatmap(W, r.tokens, f"Attention weights, {view}"),
+    chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
           f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
           f"The colour scale tops out at the largest weight, {W.max():.2f}.",
-          pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
-                       columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
+          lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
+                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
 
 if r is not None and shown >= 3:
     st.subheader("③ Who attends to whom")
@@ -117,10 +123,10 @@ if r is not None and shown >= 3:
     if frame.predict("top_key", options=[labels[j] for j in picks], answer=picks.index(top),
                      token=literal(r.tokens[q]), weight=f"{W[q, top]:.1%}"):
         best = core.top_keys(W[q], 3)
-        chart(attention_bars(W[q], r.tokens, q, f"Where token {q} looks ({view})"),
+        chart(built(attention_bars, W[q], r.tokens, q, f"Where token {q} looks ({view})"),
               f"Token {q}'s row of the heatmap: its weight on every token. Top three: "
               + ", ".join(f"{literal(r.tokens[j], 20)} {w:.1%}" for j, w in best) + ".",
-              pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key="lab_fig_bars")
+              lambda: pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key="lab_fig_bars")
 
 frame.trap()
 frame.check("one_head")
@@ -154,10 +160,11 @@ if shown >= 4:
         m[0].metric("cosine at the lookup, first pair", f"{first[0]:.4f}")
         m[1].metric("at layer 0 (+ position)", f"{first[1]:.4f}")
         m[2].metric("after layer 6", f"{first[-1]:.4f}")
-        chart(cosine_layers_figure(list(core.LAYER_LABELS), curves, "The same word in two sentences"),
+        chart(built(cosine_layers_figure, list(core.LAYER_LABELS), curves, "The same word in two sentences"),
               "Cosine of the word's vectors in each pair of sentences, from the lookup (identical: 1) through "
               "layer 0 (position added) to each layer's output.",
-              pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS), key="lab_fig_layers")
+              lambda: pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS),
+              key="lab_fig_layers")
 
 if shown >= 5:
     st.subheader("⑤ Static against contextual neighbours")
@@ -166,11 +173,11 @@ if shown >= 5:
     left, right = st.container(), st.container()
     with left:
         try:
-            near = glove().nearest(word, 10)
-            chart(neighbours_figure([w for w, _ in near], np.array([c for _, c in near]),
-                                    "GloVe: one vector, one list", "cosine"),
+            near = nearest(word, 10)
+            chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
+                        "GloVe: one vector, one list", "cosine"),
                   f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
-                  pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
+                  lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
         except ValueError as err:
             st.info(str(err), icon=":material/info:")
     with right:
@@ -186,11 +193,11 @@ if shown >= 5:
         else:
             _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
             senses = [s for s, _ in ex["refs"]]
-            chart(neighbours_figure([s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
-                                    "cosine", senses),
+            chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
+                        "cosine", senses),
                   f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
                   "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
-                  + ".", pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
-                                       "cosine": cos.round(4)}), key="lab_fig_context")
+                  + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
+                                               "cosine": cos.round(4)}), key="lab_fig_context")
 
 frame.footer()
