@@ -1,63 +1,22 @@
 """The lab: the learner's own sentence through a real pretrained transformer (all-MiniLM-L6-v2 in NumPy)."""
 
-import tomllib
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import attention_core as core
 from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
+from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
 
-DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/lab.toml").read_text(encoding="utf-8"))
+DATA = data.LAB
 PRESETS, EXPERIMENT = DATA["presets"], DATA["experiment"]
 MAX_SENTENCES = 6
 PICKS = [f"Sentence {n}" for n in range(1, MAX_SENTENCES + 1)]
 STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
          "One word, layer by layer", "Static against contextual neighbours"]
-
-
-@st.cache_resource(max_entries=1, show_spinner="Loading the model (45 MB, once)…")
-def model():
-    """The NumPy MiniLM, once per process: no arguments, so one entry at most."""
-    return core.load_model()
-
-
-@st.cache_resource(max_entries=1, show_spinner="Loading GloVe…")
-def glove():
-    return core.load_glove()
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def run(text: str):
-    """One sentence through the encoder (about 1 MB per 32 tokens cached; 64 entries at most)."""
-    return model().run(text)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def experiment(word: str, sentences: tuple[str, ...]) -> dict:
-    """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references."""
-    wte = model().params["wte"]
-    stacks, missing = {}, []
-    for n, s in enumerate(sentences):
-        try:
-            stacks[n] = core.layer_vectors(run(s), word, wte)
-        except ValueError:
-            missing.append(n + 1)
-    refs = [(r["sense"], s) for r in DATA["references"] if r["word"] == core.normalise_word(word)
-            for s in r["sentences"]]
-    ref_stacks = np.stack([core.layer_vectors(run(s), word, wte) for _, s in refs]) if refs else None
-    return {"stacks": stacks, "missing": missing, "refs": refs, "ref_stacks": ref_stacks}
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def nearest(word: str, k: int) -> list[tuple[str, float]]:
-    """The word's k nearest GloVe words: 50,000 cosines and an argsort, so once per word, not per rerun."""
-    return glove().nearest(word, k)
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -80,7 +39,7 @@ cols = st.columns(2)                                      # two a row: the prese
 for n, p in enumerate(PRESETS):
     cols[n % 2].button(p, key=f"lab__preset_{n}", on_click=use_preset, args=(p,), width="stretch")
 try:
-    r = run(text or "")
+    r = data.encode(text or "")
 except ValueError as err:
     r = None
     st.info(f"{err} Type a sentence above or pick one of the examples.", icon=":material/edit:")
@@ -93,7 +52,7 @@ if r is not None:
     st.caption(f"{T} tokens, [CLS] and [SEP] included." + (f" {unk} became [UNK]: the vocabulary cannot spell "
                "them (emoji and many symbols)." if unk else ""))
     if r.truncated:
-        st.warning(f"Truncated: the model reads at most {model().max_tokens} tokens (and 10,000 characters), so "
+        st.warning(f"Truncated: the model reads at most {data.minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
 
 if r is not None and shown >= 2:
@@ -140,7 +99,7 @@ if shown >= 4:
                       key="lab_sentences", bind="query-params", max_chars=3000)
     sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
     try:
-        ex = experiment(word or "", sentences)
+        ex = data.layer_experiment(word or "", sentences)
     except ValueError as err:
         ex = None
         st.error(f"{err}", icon=":material/error:")
@@ -173,7 +132,7 @@ if shown >= 5:
     left, right = st.container(), st.container()
     with left:
         try:
-            near = nearest(word, 10)
+            near = data.glove_nearest(word, 10)
             chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
                         "GloVe: one vector, one list", "cosine"),
                   f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",

@@ -132,7 +132,9 @@ def test_link_to_this_view_carries_the_current_state(open_page):
     at = open_page("scaled_formula")
     at.toggle(key="scale").set_value(False).run()
     at.text_area(key="V").set_value("0, 1\n1, 0\n1, 1").run()
-    link = at.code[-1].value
+    assert not at.code, "the link is made when its popover opens, not on every rerun"
+    at.session_state["scaled_formula__link"] = True       # what opening "Link to this view" sets
+    link = at.run().code[-1].value
     assert "scale=false" in link and "V=0%2C+1%0A1%2C+0%0A1%2C+1" in link
 
 

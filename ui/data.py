@@ -9,6 +9,7 @@ it and rebuild it, validation and all, on every hit: figures go through ``ui.cha
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,16 @@ import streamlit as st
 import attention_core as core
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
+
+# ── shared ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+
+@st.cache_resource(max_entries=1, show_spinner="Loading GloVe vectors…")
+def glove() -> core.glove.Glove:
+    """The 50,000-word GloVe table, once per process (no arguments: bounded by construction). Read-only:
+    the polysemy page's map and the lab's neighbour lists share it."""
+    return core.load_glove()
+
 
 # ── polysemy ──────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -129,3 +140,42 @@ def sqrt_dk_numbers(d_k: int, seed: int) -> dict:
         "var_raw": float(s.var()), "var_scaled": float(scaled.var()), "h_raw": h_raw, "h_scaled": h_scaled,
         "w_raw": w_raw, "w_scaled": w_scaled, "x": x, "x_raw": x_raw, "x_scaled": x_scaled,
     }
+
+
+# ── real_model_lab ─────────────────────────────────────────────────────────────────────────────────────────────
+
+LAB = tomllib.loads((ASSETS / "data" / "lab.toml").read_text(encoding="utf-8"))   # presets, references
+
+
+@st.cache_resource(max_entries=1, show_spinner="Loading the model (45 MB, once)…")
+def minilm():
+    """The NumPy MiniLM, once per process: no arguments, so one entry at most."""
+    return core.load_model()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encode(text: str):
+    """One sentence through the encoder (about 1 MB per 32 tokens cached; 64 entries at most)."""
+    return minilm().run(text)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def layer_experiment(word: str, sentences: tuple[str, ...]) -> dict:
+    """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references."""
+    wte = minilm().params["wte"]
+    stacks, missing = {}, []
+    for n, s in enumerate(sentences):
+        try:
+            stacks[n] = core.layer_vectors(encode(s), word, wte)
+        except ValueError:
+            missing.append(n + 1)
+    refs = [(r["sense"], s) for r in LAB["references"] if r["word"] == core.normalise_word(word)
+            for s in r["sentences"]]
+    ref_stacks = np.stack([core.layer_vectors(encode(s), word, wte) for _, s in refs]) if refs else None
+    return {"stacks": stacks, "missing": missing, "refs": refs, "ref_stacks": ref_stacks}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def glove_nearest(word: str, k: int) -> list[tuple[str, float]]:
+    """The word's k nearest GloVe words: 50,000 cosines and an argsort, so once per word, not per rerun."""
+    return glove().nearest(word, k)

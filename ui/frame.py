@@ -151,9 +151,13 @@ class Frame:
             cols[1].page_link(PAGE_FILES.format(slug=after.slug), label=f"Next: {after.title}",
                               icon=":material/arrow_forward:")
         self._link_notice()
-        with st.popover("Link to this view", icon=":material/link:"):
-            st.caption("Copy this link to open the page with every control exactly as it is now.")
-            st.code(view_link(self.slug), language=None, wrap_lines=True)
+        # Made when opened (on_change="rerun" reruns the page as it opens), so the link is never stale, even
+        # after controls inside a fragment have rerun only their own section.
+        with st.popover("Link to this view", icon=":material/link:", key=f"{self.slug}__link",
+                        on_change="rerun") as pop:
+            if pop.open:
+                st.caption("Copy this link to open the page with every control exactly as it is now.")
+                st.code(view_link(self.slug), language=None, wrap_lines=True)
 
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""

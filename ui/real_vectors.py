@@ -14,6 +14,7 @@ import streamlit as st
 import attention_core as core
 from figures.glove import glove_pca_figure
 from ui.charts import built, chart
+from ui.data import glove
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
 
@@ -22,12 +23,6 @@ def load_word_groups(path: Path = VOCAB_FILE) -> tuple[str, str, dict[str, list[
     """(title, ambiguous group's word, {group: words}) from the asset file."""
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     return raw["title"], raw["ambiguous"], {g: list(ws) for g, ws in raw["groups"].items()}
-
-
-@st.cache_resource(max_entries=1, show_spinner="Loading GloVe vectors…")
-def glove() -> core.glove.Glove:
-    """The 50,000-word GloVe table, once per process (no arguments: bounded by construction)."""
-    return core.load_glove()
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
