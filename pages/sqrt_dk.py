@@ -16,75 +16,83 @@ frame = lesson("sqrt_dk")
 frame.header()
 step = frame.steps(["q·k spreads as √dₖ", "What the spread does to softmax", "Saturation: the gradient dies"])
 
-st.subheader("Draw random queries and keys")
-a, b = st.columns([3, 1])
-d_k = a.slider("dₖ: components in each query and key", 1, 1024, 64, key="sd_dk", bind="query-params")
-seed = b.number_input("Random seed", 0, 10_000, 0, key="sd_seed", bind="query-params")
-frame.note("draws")
+# One fragment: every control below drives every chart below, so moving one reruns this part of the page
+# only (not the entry script, the header or the footer).
+@st.fragment
+def experiment(step: int) -> None:
+    st.subheader("Draw random queries and keys")
+    a, b = st.columns([3, 1])
+    d_k = a.slider("dₖ: components in each query and key", 1, 1024, 64, key="sd_dk", bind="query-params")
+    seed = b.number_input("Random seed", 0, 10_000, 0, key="sd_seed", bind="query-params")
+    frame.note("draws")
 
-L, sw = data.sqrt_dk_numbers(d_k, seed), data.softmax_sweep_by_seed(seed)
-var_raw, var_scaled, hist_raw, hist_scaled = L["var_raw"], L["var_scaled"], L["h_raw"], L["h_scaled"]
-if frame.predict("spread"):
-    cols = st.columns(4)
-    cols[0].metric("dₖ", d_k)
-    cols[1].metric("measured Var(q·k)", f"{var_raw:.1f}")
-    cols[2].metric("spread √dₖ", f"{np.sqrt(d_k):.2f}")
-    cols[3].metric("measured Var(q·k / √dₖ)", f"{var_scaled:.3f}")
-    left, right = st.columns(2)
-    numbers = pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density, "count": hist_raw.count})
-    with left:
-        chart(built(histogram_figure, hist_raw, L["x_raw"], core.normal_pdf(L["x_raw"], d_k), f"N(0, {d_k})",
-                    f"q·k over {DRAWS:,} draws", "q·k"),
-              f"Unscaled dot products: measured variance {var_raw:.1f} against the proof's {d_k}.",
-              numbers, key="sd_fig_raw")
-    with right:
-        chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
-                    "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
-              f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
-              lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
-              key="sd_fig_scaled")
+    L, sw = data.sqrt_dk_numbers(d_k, seed), data.softmax_sweep_by_seed(seed)
+    var_raw, var_scaled, hist_raw, hist_scaled = L["var_raw"], L["var_scaled"], L["h_raw"], L["h_scaled"]
+    if frame.predict("spread"):
+        cols = st.columns(4)
+        cols[0].metric("dₖ", d_k)
+        cols[1].metric("measured Var(q·k)", f"{var_raw:.1f}")
+        cols[2].metric("spread √dₖ", f"{np.sqrt(d_k):.2f}")
+        cols[3].metric("measured Var(q·k / √dₖ)", f"{var_scaled:.3f}")
+        left, right = st.columns(2)
+        numbers = pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density, "count": hist_raw.count})
+        with left:
+            chart(built(histogram_figure, hist_raw, L["x_raw"], core.normal_pdf(L["x_raw"], d_k), f"N(0, {d_k})",
+                        f"q·k over {DRAWS:,} draws", "q·k"),
+                  f"Unscaled dot products: measured variance {var_raw:.1f} against the proof's {d_k}.",
+                  numbers, key="sd_fig_raw")
+        with right:
+            chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
+                        "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
+                  f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
+                  lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
+                  key="sd_fig_scaled")
 
-if step >= 2:
-    st.subheader("What the spread does to softmax")
-    frame.note("softmax")
-    w_raw, w_scaled = L["w_raw"], L["w_scaled"]
-    c = st.columns(4)
-    c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
-    c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
-    c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
-    c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
-                help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
-    chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
-          lambda: pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
-          key="sd_fig_row")
-    sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw, "entropy scaled": sw.entropy_scaled,
-                                "top weight unscaled": sw.max_weight_raw, "top weight scaled": sw.max_weight_scaled,
-                                "gradient norm unscaled": sw.grad_norm_raw,
-                                "gradient norm scaled": sw.grad_norm_scaled})
-    left, right = st.columns(2)
-    with left:
-        chart(built(sweep_figure, sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),
-              "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
-              key="sd_fig_entropy")
-    with right:
-        chart(built(sweep_figure, sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
-              "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
+    if step >= 2:
+        st.subheader("What the spread does to softmax")
+        frame.note("softmax")
+        w_raw, w_scaled = L["w_raw"], L["w_scaled"]
+        c = st.columns(4)
+        c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
+        c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
+        c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
+        c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
+                    help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
+        chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
+              lambda: pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
+              key="sd_fig_row")
+        sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw,
+                                    "entropy scaled": sw.entropy_scaled, "top weight unscaled": sw.max_weight_raw,
+                                    "top weight scaled": sw.max_weight_scaled,
+                                    "gradient norm unscaled": sw.grad_norm_raw,
+                                    "gradient norm scaled": sw.grad_norm_scaled})
+        left, right = st.columns(2)
+        with left:
+            chart(built(sweep_figure, sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),
+                  "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
+                  key="sd_fig_entropy")
+        with right:
+            chart(built(sweep_figure, sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
+                  "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
 
-if step >= 3:
-    st.subheader("Saturation")
-    frame.note("saturation")
-    x = L["x"]
-    left, right = st.columns(2)
-    with left:
-        chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
-              f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} unscaled "
-              f"and √2 ≈ 1.41 scaled.", lambda: pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
-                                                      "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
-    with right:
-        chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
-                    "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
-              "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
-              key="sd_fig_grad")
+    if step >= 3:
+        st.subheader("Saturation")
+        frame.note("saturation")
+        x = L["x"]
+        left, right = st.columns(2)
+        with left:
+            chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
+                  f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} "
+                  f"unscaled and √2 ≈ 1.41 scaled.", lambda: pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
+                                                          "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
+        with right:
+            chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
+                        "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
+                  "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
+                  key="sd_fig_grad")
+
+
+experiment(step)
 
 frame.trap()
 frame.check("why_sqrt")

@@ -155,7 +155,7 @@ def test_presenter_mode_steps_through_the_formula(open_page):
 def test_a_charts_numbers_are_sent_only_once_their_expander_is_opened(open_page):
     at = reveal(open_page("scaled_formula"))
     assert len(at.dataframe) == 4
-    at.session_state["fig_output_numbers"] = True         # what a click on "Show the numbers" sets
+    at.session_state["fig_output__numbers"] = True         # what a click on "Show the numbers" sets
     at.run()
     assert len(at.dataframe) == 5
     np.testing.assert_allclose(frame_of(at, 4).to_numpy(), np.array(SEED["V"], dtype=float))

@@ -92,7 +92,7 @@ def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | Callable[[], pd.
     """Render ``fig`` with its caption and a collapsed "Show the numbers" table (enlarged when presenting).
 
     ``numbers`` is the table, or a function that makes it. The table is made and sent only while its
-    expander is open (``on_change="rerun"`` makes the expander report its state, key ``{key}_numbers``):
+    expander is open (``on_change="rerun"`` makes the expander report its state, key ``{key}__numbers``):
     a closed one costs nothing on the reruns a slider makes.
     """
     if present.active():                                  # a copy: the figure may be shared through built()
@@ -100,6 +100,6 @@ def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | Callable[[], pd.
     st.plotly_chart(fig, key=key, config={"displaylogo": False})
     st.caption(caption)
     if numbers is not None:
-        with st.expander("Show the numbers", key=f"{key}_numbers", on_change="rerun") as box:
+        with st.expander("Show the numbers", key=f"{key}__numbers", on_change="rerun") as box:
             if box.open:
                 st.dataframe(numbers() if callable(numbers) else numbers, width="stretch")
