@@ -14,60 +14,67 @@ frame = lesson("rnn_vs_attention")
 frame.header()
 shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps"])
 
-st.subheader("Pass the message down the line")
-a, b, c = st.columns([2, 2, 1])
-length = a.slider("Sequence length T", 2, 500, 100, key="rn_len", bind="query-params")
-rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, 0.9, 0.05, format="%.2f", key="rn_rho",
-               bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
-seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
-steps = core.path_lengths(length)["rnn"]
+# One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
+# this part of the page only (not the entry script, the header or the footer).
+@st.fragment
+def chain_against_attention(shown: int) -> None:
+    st.subheader("Pass the message down the line")
+    a, b, c = st.columns([2, 2, 1])
+    length = a.slider("Sequence length T", 2, 500, 100, key="rn_len", bind="query-params")
+    rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, 0.9, 0.05, format="%.2f", key="rn_rho",
+                   bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
+    seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
+    steps = core.path_lengths(length)["rnn"]
 
-if frame.predict("decay"):
-    bound = float(core.gradient_bound(rho, steps))
-    cols = st.columns(3)
-    cols[0].metric("steps from token 1 to token T", steps)
-    cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
-    cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-    st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: at most that fraction of token 1's gradient reaches token "
-                f"{length} through the chain.")
-    if bound == 0.0:
-        st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
-                icon=":material/info:")
-    if rho > 1:
-        st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. Gradients can explode, "
-                   "which is just as bad for training.", icon=":material/warning:")
-    distance = np.arange(1, max(steps, 1) + 1)
-    chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
-          f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
-          lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
-          key="rn_fig_bound")
+    if frame.predict("decay"):
+        bound = float(core.gradient_bound(rho, steps))
+        cols = st.columns(3)
+        cols[0].metric("steps from token 1 to token T", steps)
+        cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
+        cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
+        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: at most that fraction of token 1's gradient reaches token "
+                    f"{length} through the chain.")
+        if bound == 0.0:
+            st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
+                    icon=":material/info:")
+        if rho > 1:
+            st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. Gradients can explode, "
+                       "which is just as bad for training.", icon=":material/warning:")
+        distance = np.arange(1, max(steps, 1) + 1)
+        chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
+              f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
+              lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
+              key="rn_fig_bound")
 
-if shown >= 2:
-    st.subheader("A real RNN and a real attention head")
-    frame.note("chain")
-    r = data.rnn_race(length, rho, seed)
-    cols = st.columns(3)
-    cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
-    cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
-    cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
-    chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
-          "Gradient norm from each input token to the last position, against distance (log scale). "
-          "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"],
-          key="rn_fig_infl")
+    if shown >= 2:
+        st.subheader("A real RNN and a real attention head")
+        frame.note("chain")
+        r = data.rnn_race(length, rho, seed)
+        cols = st.columns(3)
+        cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
+        cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
+        cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
+        chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
+              "Gradient norm from each input token to the last position, against distance (log scale). "
+              "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"],
+              key="rn_fig_infl")
 
-if shown >= 3:
-    st.subheader("Path length and parallel steps")
-    seq = core.sequential_steps(length)
-    cols = st.columns(4)
-    cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
-    cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-    cols[2].metric("RNN sequential steps", seq["rnn"])
-    cols[3].metric("attention sequential steps", seq["attention"])
-    lengths, rnn_path, attention_path = data.path_curves()
-    chart(built(path_figure, lengths, rnn_path, attention_path, length),
-          "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
-          None, key="rn_fig_path")
-    frame.note("comparison")
+    if shown >= 3:
+        st.subheader("Path length and parallel steps")
+        seq = core.sequential_steps(length)
+        cols = st.columns(4)
+        cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+        cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
+        cols[2].metric("RNN sequential steps", seq["rnn"])
+        cols[3].metric("attention sequential steps", seq["attention"])
+        lengths, rnn_path, attention_path = data.path_curves()
+        chart(built(path_figure, lengths, rnn_path, attention_path, length),
+              "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+              None, key="rn_fig_path")
+        frame.note("comparison")
+
+
+chain_against_attention(shown)
 
 frame.trap()
 frame.note("lstm")
