@@ -20,8 +20,7 @@ frame.header()
 shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
 
 vocab = data.polysemy_vocab(str(data.POLYSEMY_VOCAB))
-words, coords, group_of = vocab["words"], vocab["coords"], vocab["group_of"]
-sense_river, sense_finance = vocab["senses"]
+coords, (sense_river, sense_finance) = vocab["coords"], vocab["senses"]
 static = core.centroid(vocab["senses"])                          # the one point a static model keeps
 all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
 
@@ -47,8 +46,13 @@ with right:
 
 render_real_vectors(frame.text.notes["real_vectors"])
 
-if shown >= 2:
-    # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
+# ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
+# One fragment: the words, the temperature and the self toggle drive only this section's map, bars and metrics.
+@st.fragment
+def context(vocab: dict, static: np.ndarray) -> None:
+    words, coords, group_of = vocab["words"], vocab["coords"], vocab["group_of"]
+    sense_river, sense_finance = vocab["senses"]
+    all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
     st.subheader("2 · Let the sentence steer")
     frame.note("context")
     river_words = ", ".join(w for w in words if group_of[w] == "river")
@@ -104,8 +108,15 @@ if shown >= 2:
         c3.metric("spread of the weights (entropy)", f"{trace.entropy:.3f} nats",
                   help=f"An even share over these tokens would give {np.log(len(tokens)):.3f} nats.")
 
-if shown >= 3:
-    # ── 3. The trap, tested ────────────────────────────────────────────────────────────────────────────
+
+if shown >= 2:
+    context(vocab, static)
+
+
+# ── 3. The trap, tested ────────────────────────────────────────────────────────────────────────────
+# One fragment: d and the seed drive only this section's chart and metrics (its prediction reruns it alone too).
+@st.fragment
+def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.trap()
     frame.note("dimension")
@@ -135,6 +146,10 @@ if shown >= 3:
             st.metric("context-built vector → river sense", f"{now.dist_context:.3f}")
             st.markdown("The static point stays halfway at every d; only a vector built from the sentence "
                         "gets close to one sense.")
+
+
+if shown >= 3:
+    dimensions()
 
 frame.check("more_dims")
 frame.footer()
