@@ -19,7 +19,28 @@ MAX_TOKENS = 6
 MODES = ["Sliders (the last weight is the remainder)", "Logits through softmax"]
 
 
-def show_blend(X: np.ndarray, labels: list[str]) -> None:
+frame = lesson("convex_blending")
+frame.header()
+shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
+frame.note("palette")
+
+with st.expander("Edit the tokens (up to 6, each a point x, y)"):
+    c1, c2 = st.columns(2)
+    with c1:
+        X = matrix_input("Token vectors", SEED_X, key="cb_X", cols=2, height=160,
+                         help="One token per line: two numbers, x and y.")
+    with c2:
+        label_text = st.text_input("Token names, separated by commas", SEED_LABELS, key="cb_labels",
+                                   bind="query-params", max_chars=200)
+if X is not None and X.shape[0] > MAX_TOKENS:
+    st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
+             icon=":material/error:")
+    X = None
+
+# One fragment: the toggle, the mode and the weight sliders drive both charts and the blend's numbers below them;
+# the token editor above stays outside (it changes which sliders exist, so it reruns the page).
+@st.fragment
+def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
     """Weights → blend → the simplex and the hull, side by side."""
     n = X.shape[0]
     off = st.toggle("Let the weights leave the simplex", value=False, key="cb_off", bind="query-params",
@@ -90,32 +111,13 @@ def show_blend(X: np.ndarray, labels: list[str]) -> None:
             + ("" if b.on_simplex else " These weights are off the simplex, so neither is guaranteed."))
 
 
-
-frame = lesson("convex_blending")
-frame.header()
-shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
-frame.note("palette")
-
-with st.expander("Edit the tokens (up to 6, each a point x, y)"):
-    c1, c2 = st.columns(2)
-    with c1:
-        X = matrix_input("Token vectors", SEED_X, key="cb_X", cols=2, height=160,
-                         help="One token per line: two numbers, x and y.")
-    with c2:
-        label_text = st.text_input("Token names, separated by commas", SEED_LABELS, key="cb_labels",
-                                   bind="query-params", max_chars=200)
-if X is not None and X.shape[0] > MAX_TOKENS:
-    st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
-             icon=":material/error:")
-    X = None
-
 if X is None:
     st.info("Fix the token vectors above to see the blend.", icon=":material/info:")
 else:
     labels, label_msg = core.parse_labels(label_text, X.shape[0], prefix="x")
     if label_msg:
         st.warning(label_msg, icon=":material/warning:")
-    show_blend(X, labels)
+    show_blend(X, labels, shown)
 
 frame.trap()
 frame.check("new_direction")
