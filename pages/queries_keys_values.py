@@ -26,60 +26,70 @@ shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away
 frame.note("characters")
 
 library = data.video_library(str(data.VIDEO_LIBRARY))
-tags, value_names = library["tags"], library["value_names"]
-K, V, titles = library["K"], library["V"], library["titles"]
 st.dataframe(library["shown"], width="stretch")
 
+
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
-st.subheader("Your query")
-frame.note("build")
-cols = st.columns(len(tags) + 1)
-q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", bind="query-params")
-              for i, tag in enumerate(tags)])
-temperature = cols[-1].select_slider("Temperature T", TEMPERATURES, value=0.5, key="qkv_temp",
-                                     bind="query-params", help="Near 0: nearly hard. Large: nearly uniform.")
-st.caption(f"q = [{', '.join(f'{v:g}' for v in q)}].")
-frame.note("temperature")
+# One fragment: the query sliders and the temperature drive both lookups, the three charts and the spread below.
+@st.fragment
+def lookup(library: dict) -> None:
+    tags, value_names = library["tags"], library["value_names"]
+    K, V, titles = library["K"], library["V"], library["titles"]
+    st.subheader("Your query")
+    frame.note("build")
+    cols = st.columns(len(tags) + 1)
+    q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", bind="query-params")
+                  for i, tag in enumerate(tags)])
+    temperature = cols[-1].select_slider("Temperature T", TEMPERATURES, value=0.5, key="qkv_temp",
+                                         bind="query-params", help="Near 0: nearly hard. Large: nearly uniform.")
+    st.caption(f"q = [{', '.join(f'{v:g}' for v in q)}].")
+    frame.note("temperature")
 
-hit = core.hard_lookup(q, K)
-soft = core.soft_lookup(q, K, V, temperature=temperature)
-best = int(np.argmax(soft.weights))
+    hit = core.hard_lookup(q, K)
+    soft = core.soft_lookup(q, K, V, temperature=temperature)
+    best = int(np.argmax(soft.weights))
 
-left, right = st.columns(2)
-with left:
-    st.markdown("#### Hard lookup: exact match")
-    if hit is None:
-        st.info("**null**: no key equals your query exactly, so the database returns nothing.",
-                icon=":material/block:")
-    else:
-        st.success(f"Match: **{titles[hit]}**. Value returned: "
-                   + ", ".join(f"{n} {v:g}" for n, v in zip(value_names, V[hit], strict=True)),
-                   icon=":material/check_circle:")
-with right:
-    st.markdown("#### Soft lookup: scores → softmax → blend")
-    st.success(f"Most weight: **{titles[best]}** ({soft.weights[best]:.1%}). Blended value: "
-               + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
-               icon=":material/blur_on:")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("#### Hard lookup: exact match")
+        if hit is None:
+            st.info("**null**: no key equals your query exactly, so the database returns nothing.",
+                    icon=":material/block:")
+        else:
+            st.success(f"Match: **{titles[hit]}**. Value returned: "
+                       + ", ".join(f"{n} {v:g}" for n, v in zip(value_names, V[hit], strict=True)),
+                       icon=":material/check_circle:")
+    with right:
+        st.markdown("#### Soft lookup: scores → softmax → blend")
+        st.success(f"Most weight: **{titles[best]}** ({soft.weights[best]:.1%}). Blended value: "
+                   + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
+                   icon=":material/blur_on:")
 
-c1, c2, c3 = st.columns(3)
-with c1:
-    chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
-          lambda: table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
-with c2:
-    chart(built(weight_bars, titles, soft.weights),
-          f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
-          lambda: table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
-with c3:
-    hard_value = None if hit is None else V[hit]
-    chart(built(output_bars, value_names, soft.output, hard_value),
-          "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
-          lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
-                ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
-st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
-           f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
+              lambda: table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
+    with c2:
+        chart(built(weight_bars, titles, soft.weights),
+              f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
+              lambda: table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
+    with c3:
+        hard_value = None if hit is None else V[hit]
+        chart(built(output_bars, value_names, soft.output, hard_value),
+              "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
+              lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
+                    ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
+    st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
+               f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
 
-if shown >= 2:
-    # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
+
+lookup(library)
+
+
+# ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
+# One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
+@st.fragment
+def self_attention() -> None:
     st.subheader("A token that looks away from itself")
     frame.trap()
     frame.note("selfattention")
@@ -107,6 +117,10 @@ if shown >= 2:
             st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
                         + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
                            else "its query points along its own key, so it mostly looks at itself."))
+
+
+if shown >= 2:
+    self_attention()
 
 frame.check("orthogonal_qk")
 frame.footer()
