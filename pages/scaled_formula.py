@@ -19,84 +19,94 @@ frame = lesson("scaled_formula")
 frame.header()
 
 st.subheader("Your query, keys and values")
-st.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
-c1, c2, c3 = st.columns(3)
-with c1:
-    Q = matrix_input("Queries Q", SEED_Q, key="Q", help="Each row is one query qᵢ of length dₖ.")
-with c2:
-    K = matrix_input("Keys K", SEED_K, key="K", help="Each row is one key kⱼ, as long as a query.")
-with c3:
-    V = matrix_input("Values V", SEED_V, key="V", help="One value row per key.")
-scale = st.toggle("Divide by √dₖ", value=True, key="scale", bind="query-params",
-                  help="Turn off to see the weights sharpen when the scores are not scaled.")
-
-trace = None
-if Q is not None and K is not None and V is not None:
-    try:
-        trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
-    except ValueError as err:
-        st.error(f"These inputs do not fit together: {err}", icon=":material/error:")
-
+inputs = st.container()                 # the fragment below draws Q, K, V and the toggle here, above the steps
+inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
 st.subheader("The formula, read left to right")
 shown = frame.steps(STEPS)
-st.latex(formula_latex(upto=shown))
 
-if trace is not None:
-    n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
-    q_labels, k_labels = [f"q{i + 1}" for i in range(n_q)], [f"k{j + 1}" for j in range(n_k)]
-    st.markdown(
-        f"**Shapes right now.** ({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k}) scores; "
-        f"then ({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v}) outputs. "
-        f"dₖ = {d_k}, so √dₖ = {np.sqrt(d_k):.6g}" + ("" if scale else " (not applied)") + "."
-    )
+# One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
+# part of the page only (not the entry script, the header, the presenter's steps or the footer).
+@st.fragment
+def formula(shown: int) -> None:
+    with inputs:
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            Q = matrix_input("Queries Q", SEED_Q, key="Q", help="Each row is one query qᵢ of length dₖ.")
+        with c2:
+            K = matrix_input("Keys K", SEED_K, key="K", help="Each row is one key kⱼ, as long as a query.")
+        with c3:
+            V = matrix_input("Values V", SEED_V, key="V", help="One value row per key.")
+        scale = st.toggle("Divide by √dₖ", value=True, key="scale", bind="query-params",
+                          help="Turn off to see the weights sharpen when the scores are not scaled.")
 
-    def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
-        left, right = st.columns([2, 3])
-        with left:
-            st.markdown(f"**{number} {name.capitalize()}**")
-            st.caption(how)
-            st.dataframe(table(matrix, q_labels, cols), width="stretch")
-        with right:
-            chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
-                  "one column per key." if name != "output" else "Output: one row per query.", None,
-                  key=f"fig_{name}")
+        trace = None
+        if Q is not None and K is not None and V is not None:
+            try:
+                trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
+            except ValueError as err:
+                st.error(f"These inputs do not fit together: {err}", icon=":material/error:")
+    st.latex(formula_latex(upto=shown))
 
-    stage("①", "scores", trace.scores, k_labels, "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
-    if shown >= 2:
-        frame.note("transpose")
-    if shown >= 3:
-        stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
-              if scale else "Scaling is off: these equal the raw scores.")
-    if shown >= 4:
-        top = int(np.argmax(trace.weights[0]))
-        frame.exercise("top_weight", answer=float(trace.weights[0][top]), key=k_labels[top],
-                       scaled=", ".join(f"{s:.4g}" for s in trace.scaled[0]))
-        ties = np.isclose(trace.weights[0], trace.weights[0].max(), rtol=0, atol=1e-12).sum() > 1
-        revealed = frame.predict("top_key", options=[*k_labels, "A tie for the top"],
-                                 answer=n_k if ties else top, weight=f"{trace.weights[0].max():.6f}")
-        if not revealed:
-            st.caption("Make your prediction to see the weights and the output.")
-        else:
-            stage("③", "weights", trace.weights, k_labels, "exp of each scaled score over the row's total.")
-    if shown >= 5 and st.session_state.get("scaled_formula__predict__top_key__revealed"):
-        left, right = st.columns([2, 3])
-        d_labels = [f"d{j + 1}" for j in range(d_v)]
-        with left:
-            st.markdown("**④ Output**")
-            st.caption("Each output row is the weighted sum Σⱼ αⱼ vⱼ of the value rows.")
-            st.dataframe(table(trace.output, q_labels, d_labels), width="stretch")
-        with right:
-            chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
-                  "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
-                  lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
-        w, out = trace.weights[0], trace.output[0]
-        st.subheader("The exact result for q1")
-        st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
-                    + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
-        rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
-        st.caption("Rounding each weight to four places before blending would give ["
-                   + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
-        frame.note("rounding")
+    if trace is not None:
+        n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
+        q_labels, k_labels = [f"q{i + 1}" for i in range(n_q)], [f"k{j + 1}" for j in range(n_k)]
+        st.markdown(
+            f"**Shapes right now.** ({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k}) scores; "
+            f"then ({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v}) outputs. "
+            f"dₖ = {d_k}, so √dₖ = {np.sqrt(d_k):.6g}" + ("" if scale else " (not applied)") + "."
+        )
+
+        def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
+            left, right = st.columns([2, 3])
+            with left:
+                st.markdown(f"**{number} {name.capitalize()}**")
+                st.caption(how)
+                st.dataframe(table(matrix, q_labels, cols), width="stretch")
+            with right:
+                chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
+                      "one column per key." if name != "output" else "Output: one row per query.", None,
+                      key=f"fig_{name}")
+
+        stage("①", "scores", trace.scores, k_labels,
+              "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
+        if shown >= 2:
+            frame.note("transpose")
+        if shown >= 3:
+            stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
+                  if scale else "Scaling is off: these equal the raw scores.")
+        if shown >= 4:
+            top = int(np.argmax(trace.weights[0]))
+            frame.exercise("top_weight", answer=float(trace.weights[0][top]), key=k_labels[top],
+                           scaled=", ".join(f"{s:.4g}" for s in trace.scaled[0]))
+            ties = np.isclose(trace.weights[0], trace.weights[0].max(), rtol=0, atol=1e-12).sum() > 1
+            revealed = frame.predict("top_key", options=[*k_labels, "A tie for the top"],
+                                     answer=n_k if ties else top, weight=f"{trace.weights[0].max():.6f}")
+            if not revealed:
+                st.caption("Make your prediction to see the weights and the output.")
+            else:
+                stage("③", "weights", trace.weights, k_labels, "exp of each scaled score over the row's total.")
+        if shown >= 5 and st.session_state.get("scaled_formula__predict__top_key__revealed"):
+            left, right = st.columns([2, 3])
+            d_labels = [f"d{j + 1}" for j in range(d_v)]
+            with left:
+                st.markdown("**④ Output**")
+                st.caption("Each output row is the weighted sum Σⱼ αⱼ vⱼ of the value rows.")
+                st.dataframe(table(trace.output, q_labels, d_labels), width="stretch")
+            with right:
+                chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
+                      "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
+                      lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
+            w, out = trace.weights[0], trace.output[0]
+            st.subheader("The exact result for q1")
+            st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
+                        + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
+            rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
+            st.caption("Rounding each weight to four places before blending would give ["
+                       + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
+            frame.note("rounding")
+
+
+formula(shown)
 
 frame.trap()
 frame.check("softmax_needed")
