@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
+from attention_core.bert import BertRun
 from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui import data
 from ui.charts import built, chart
@@ -55,22 +56,10 @@ if r is not None:
         st.warning(f"Truncated: the model reads at most {data.minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
 
-if r is not None and shown >= 2:
-    st.subheader("② Where each token looks")
-    frame.note("heatmap")
-    a, b, c = st.columns([2, 2, 1])
-    layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
-    head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
-    avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
-    W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
-    view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
-    chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
-          f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
-          f"The colour scale tops out at the largest weight, {W.max():.2f}.",
-          lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
-                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
-
-if r is not None and shown >= 3:
+# ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
+@st.fragment
+def who_attends(r: BertRun, W: np.ndarray, view: str) -> None:
+    T = len(r.tokens)
     st.subheader("③ Who attends to whom")
     frame.note("who")
     labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]
@@ -87,10 +76,75 @@ if r is not None and shown >= 3:
               + ", ".join(f"{literal(r.tokens[j], 20)} {w:.1%}" for j, w in best) + ".",
               lambda: pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key="lab_fig_bars")
 
+
+# One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
+# these two sections only (not the model run of the sentence above, the header or the footer).
+@st.fragment
+def where_tokens_look(r: BertRun, shown: int) -> None:
+    st.subheader("② Where each token looks")
+    frame.note("heatmap")
+    a, b, c = st.columns([2, 2, 1])
+    layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
+    head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
+    avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
+    W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
+    view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
+    chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
+          f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
+          f"The colour scale tops out at the largest weight, {W.max():.2f}.",
+          lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
+                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
+    if shown >= 3:
+        who_attends(r, W, view)
+
+
+if r is not None and shown >= 2:
+    where_tokens_look(r, shown)
+
 frame.trap()
 frame.check("one_head")
 
-if shown >= 4:
+# ⑤ reads ④'s word and experiment: its own fragment (a new sentence or layer here reruns ⑤ only), nested in ④'s.
+@st.fragment
+def contextual_neighbours(word: str, ex: dict | None) -> None:
+    st.subheader("⑤ Static against contextual neighbours")
+    frame.note("neighbours")
+    # One above the other: the reference sentences need the width for their labels.
+    left, right = st.container(), st.container()
+    with left:
+        try:
+            near = data.glove_nearest(word, 10)
+            chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
+                        "GloVe: one vector, one list", "cosine"),
+                  f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
+                  lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
+        except ValueError as err:
+            st.info(str(err), icon=":material/info:")
+    with right:
+        # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
+        a, b = st.columns(2)
+        pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+        nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+        if ex is None or ex["ref_stacks"] is None:
+            st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
+                    + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
+        elif pick not in ex["stacks"]:
+            st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
+        else:
+            _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
+            senses = [s for s, _ in ex["refs"]]
+            chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
+                        "cosine", senses),
+                  f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
+                  "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
+                  + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
+                                               "cosine": cos.round(4)}), key="lab_fig_context")
+
+
+# One fragment for ④ and ⑤: the word and the sentences typed here (not the lab's sentence) drive both, so
+# editing them reruns these two sections only.
+@st.fragment
+def layer_by_layer(shown: int) -> None:
     st.subheader("④ One word, layer by layer")
     frame.note("polysemy")
     a, b = st.columns([1, 3])
@@ -124,39 +178,11 @@ if shown >= 4:
               "layer 0 (position added) to each layer's output.",
               lambda: pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS),
               key="lab_fig_layers")
+    if shown >= 5:
+        contextual_neighbours(word, ex)
 
-if shown >= 5:
-    st.subheader("⑤ Static against contextual neighbours")
-    frame.note("neighbours")
-    # One above the other: the reference sentences need the width for their labels.
-    left, right = st.container(), st.container()
-    with left:
-        try:
-            near = data.glove_nearest(word, 10)
-            chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
-                        "GloVe: one vector, one list", "cosine"),
-                  f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
-                  lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
-        except ValueError as err:
-            st.info(str(err), icon=":material/info:")
-    with right:
-        # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
-        a, b = st.columns(2)
-        pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
-        nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
-        if ex is None or ex["ref_stacks"] is None:
-            st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
-                    + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
-        elif pick not in ex["stacks"]:
-            st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
-        else:
-            _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
-            senses = [s for s, _ in ex["refs"]]
-            chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
-                        "cosine", senses),
-                  f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
-                  "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
-                  + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
-                                               "cosine": cos.round(4)}), key="lab_fig_context")
+
+if shown >= 4:
+    layer_by_layer(shown)
 
 frame.footer()
