@@ -20,7 +20,7 @@ def from_polar(length: float, angle_deg: float) -> np.ndarray:
         raise ValueError(f"length must be ≥ 0, got {length}.")
     theta = np.deg2rad(angle)
     xy = length * np.array([np.cos(theta), np.sin(theta)])
-    xy[np.abs(xy) < _SNAP * max(length, 1.0)] = 0.0
+    xy[np.abs(xy) < _SNAP * length] = 0.0                 # relative to the length, as the docstring says
     return xy
 
 
