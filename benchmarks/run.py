@@ -557,12 +557,20 @@ def main() -> None:
             runs = harness.Runs(page)
             results = [harness_result for slug in slugs
                        if (harness_result := redraws(page, runs, base, slug, cfg.redraws)) is not None]
+            # The floor page in a browser, for scale: what one slider and one chart cost end to end here.
+            with harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
+                floor_redraw = redraws(page, runs, floor_base, "home", cfg.redraws)
             # Every page has now been visited in one session (the lab, once it exists, has loaded its model).
             rss_visited = harness.rss_kb(proc.pid)
             context.close()
             rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) |",
                     "| --- | --- | ---: | ---: | ---: | ---: |"]
             all_samples = []
+            if floor_redraw is not None:
+                rows.append(f"| *floor* (`benchmarks/floor_app.py`) | {floor_redraw.control} | "
+                            f"{len(floor_redraw.samples)} | {statistics.median(floor_redraw.samples):.0f} ms | "
+                            f"{pct(floor_redraw.samples, 0.95):.0f} ms | "
+                            f"{statistics.median(floor_redraw.ws_bytes) / 1024:.1f} KB |")
             for r in results:
                 all_samples += r.samples
                 p95 = pct(r.samples, 0.95)
@@ -575,7 +583,8 @@ def main() -> None:
                          "Headless Chromium, one session, one page after another. Measured inside the page: from "
                          "the trusted input event's timestamp (the key press on the slider, the click on the "
                          "toggle) to the first animation frame in which any Plotly chart's data differs. "
-                         "Pages with no chart or no slider/toggle are left out.", "\n".join(rows)]
+                         "Pages with no chart or no slider/toggle are left out. The floor page, served on its own, "
+                         "shows what one slider and one chart cost end to end on this machine.", "\n".join(rows)]
 
             say("(d) concurrent sessions …")
             scripts = capture_scripts(browser, base, slugs)

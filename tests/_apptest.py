@@ -1,5 +1,11 @@
-"""Shared helpers for page tests: open a page through the real navigation."""
+"""Shared helpers for page tests: open a page through the real navigation, and read what it shows.
 
+The ``open_page`` fixture in tests/conftest.py is this module's ``open_page``.
+"""
+
+from __future__ import annotations
+
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -7,26 +13,40 @@ from streamlit.testing.v1 import AppTest
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-def open_page(slug: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
+def open_page(slug: str, **params: str | list[str]) -> AppTest:
+    """An AppTest that has run app.py and then the page ``slug``, with ``params`` as the URL's query."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    if "present" in params:                                # presenter mode is read when the session starts
+        at.query_params["present"] = params["present"]
     at.run()
-    at.switch_page(f"pages/{slug}.py").run()
     assert not at.exception, [e.value for e in at.exception]
+    if slug != "home":
+        for name, value in params.items():
+            at.query_params[name] = value
+        at.switch_page(f"pages/{slug}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def texts(at: AppTest) -> str:
+    """Everything a learner can read on the page, as one string, for assertions about what it says."""
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for kind in (at.success, at.error, at.warning, at.info) for e in kind]
+    parts += [str(x.value) for x in at.latex]
+    return "\n".join(str(p) for p in parts)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-def texts(at: AppTest) -> str:
-    """Everything the page wrote as markdown, captions and alerts, joined."""
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [e.value for kind in (at.success, at.error, at.warning, at.info) for e in kind]
-    return "\n".join(str(p) for p in parts)
+def metric(at: AppTest, label: str) -> float:
+    """The number a metric shows (its leading number: "0.4177 nats" → 0.4177)."""
+    return float(re.match(r"[-+0-9.e]+", metrics(at)[label]).group())
 
 
 def answer(at: AppTest, key: str, text_start: str) -> AppTest:
+    """Pick the option of radio ``key`` that starts with ``text_start``, and rerun."""
     radio = at.radio(key=key)
     radio.set_value(next(o for o in radio.options if o.startswith(text_start))).run()
     return at

@@ -4,27 +4,20 @@ import re
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = "../app.py"
+from tests import _apptest
+from tests._apptest import metric
+
 PRED = "convex_blending__predict__where_z"
 
 
-def open_page(params=None, reveal=True):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    for k, v in (params or {}).items():
-        at.query_params[k] = v
-    at.switch_page("pages/convex_blending.py").run()
-    assert not at.exception
+def open_page(reveal=True, **params):
+    """The page, with the where-is-z prediction answered and revealed unless ``reveal`` is False."""
+    at = _apptest.open_page("convex_blending", **params)
     if reveal:
         at.radio(key=PRED).set_value(at.radio(key=PRED).options[0]).run()
         at.button(key=f"{PRED}__button").click().run()
     return at
-
-
-def metric(at, label):
-    return float(next(m.value for m in at.metric if m.label == label))
 
 
 def z_of(at):
@@ -122,22 +115,22 @@ def test_trap_check_feedback():
 
 
 def test_query_params_restore_the_state():
-    at = open_page({"cb_a1": "0.2", "cb_a2": "0.2", "cb_off": "false"})
+    at = open_page(**{"cb_a1": "0.2", "cb_a2": "0.2", "cb_off": "false"})
     assert at.slider(key="cb_a1").value == pytest.approx(0.2)
     assert z_of(at) == pytest.approx(list(0.2 * np.array([0.1, 0.9]) + 0.2 * np.array([0.45, 0.7])
                                           + 0.6 * np.array([0.2, 0.8])), abs=1e-3)
-    at = open_page({"cb_off": "true", "cb_w2": "-1"})
+    at = open_page(**{"cb_off": "true", "cb_w2": "-1"})
     assert at.toggle(key="cb_off").value is True and "outside the hull" in verdict(at)
 
 
 def test_tampered_query_params_fall_back():
-    at = open_page({"cb_a1": "abc", "cb_mode": "evil", "cb_off": "maybe"})
+    at = open_page(**{"cb_a1": "abc", "cb_mode": "evil", "cb_off": "maybe"})
     assert not at.exception
     assert at.slider(key="cb_a1").value == pytest.approx(0.6) and z_of(at) == [0.215, 0.830]
 
 
 def test_a_tampered_token_matrix_in_the_url_falls_back_with_a_notice():
-    at = open_page({"cb_X": "1,2;3"}, reveal=False)
+    at = open_page(**{"cb_X": "1,2;3"}, reveal=False)
     assert not at.exception and not at.error
     notice = " ".join(w.value for w in at.warning)
     assert "could not be used" in notice and "same number of entries" in notice

@@ -1,26 +1,14 @@
 """AppTest for the polysemy page: every control moves what the lesson says it moves."""
 
-import re
+from functools import partial
 
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = "../app.py"
+from tests import _apptest
+from tests._apptest import metric
 
-
-def open_page(params=None):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    for k, v in (params or {}).items():
-        at.query_params[k] = v
-    at.switch_page("pages/polysemy.py").run()
-    assert not at.exception
-    return at
-
-
-def metric(at, label):
-    return float(re.match(r"[-+0-9.]+", next(m.value for m in at.metric if m.label == label)).group())
+open_page = partial(_apptest.open_page, "polysemy")
 
 
 def z_text(at):
@@ -102,7 +90,7 @@ def test_trap_check_gives_specific_feedback():
 
 
 def test_query_params_restore_the_state():
-    at = open_page({"pl_temp": "0.1", "pl_ctx": ["money", "cash"], "pl_dim": "64", "pl_self": "false"})
+    at = open_page(**{"pl_temp": "0.1", "pl_ctx": ["money", "cash"], "pl_dim": "64", "pl_self": "false"})
     assert at.slider(key="pl_temp").value == pytest.approx(0.1)
     assert at.multiselect(key="pl_ctx").value == ["money", "cash"]
     assert at.select_slider(key="pl_dim").value == 64
@@ -111,7 +99,7 @@ def test_query_params_restore_the_state():
 
 
 def test_tampered_query_params_fall_back_to_defaults():
-    at = open_page({"pl_temp": "nan", "pl_dim": "99999", "pl_ctx": ["<script>"]})
+    at = open_page(**{"pl_temp": "nan", "pl_dim": "99999", "pl_ctx": ["<script>"]})
     assert not at.exception
     assert at.slider(key="pl_temp").value == pytest.approx(0.5)
     assert at.select_slider(key="pl_dim").value == 300

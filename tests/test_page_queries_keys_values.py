@@ -1,22 +1,14 @@
 """AppTest for the queries/keys/values page: hard vs soft lookup, temperature, and the orthogonal-query trap."""
 
 import re
+from functools import partial
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = "../app.py"
+from tests import _apptest
+
+open_page = partial(_apptest.open_page, "queries_keys_values")
 PRED = "queries_keys_values__predict__it_attends"
-
-
-def open_page(params=None):
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    for k, v in (params or {}).items():
-        at.query_params[k] = v
-    at.switch_page("pages/queries_keys_values.py").run()
-    assert not at.exception
-    return at
 
 
 def hard(at):
@@ -100,12 +92,12 @@ def test_trap_check_feedback():
 
 
 def test_query_params_restore_the_state():
-    at = open_page({"qkv_q1": "0", "qkv_q2": "1", "qkv_temp": "0.02"})
+    at = open_page(**{"qkv_q1": "0", "qkv_q2": "1", "qkv_temp": "0.02"})
     assert at.slider(key="qkv_q2").value == 1.0 and at.select_slider(key="qkv_temp").value == 0.02
     assert "Match: **Fix a dripping tap**" in hard(at)
 
 
 def test_tampered_query_params_fall_back():
-    at = open_page({"qkv_q1": "1e309", "qkv_temp": "-3", "qkv_same": "<b>"})
+    at = open_page(**{"qkv_q1": "1e309", "qkv_temp": "-3", "qkv_same": "<b>"})
     assert not at.exception
     assert at.slider(key="qkv_q1").value == 1.0 and at.select_slider(key="qkv_temp").value == 0.5

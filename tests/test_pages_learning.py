@@ -4,7 +4,7 @@ that lands later is covered without edits."""
 
 import pytest
 
-from tests.conftest import texts
+from tests._apptest import texts
 from ui.content import page_index
 
 LESSONS = [p.slug for p in page_index() if p.slug != "home"]

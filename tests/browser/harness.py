@@ -45,14 +45,16 @@ def _healthy(base: str) -> bool:
         return False
 
 
-def start(*options: str, port: int | None = None, log=None) -> tuple[subprocess.Popen, str, float]:
-    """Start ``streamlit run app.py`` on 127.0.0.1; return (process, base URL, seconds until healthy).
+def start(*options: str, port: int | None = None, log=None,
+          script: str = "app.py") -> tuple[subprocess.Popen, str, float]:
+    """Start ``streamlit run <script>`` (the app by default) on 127.0.0.1; return (process, base URL, seconds
+    until healthy).
 
     ``options`` are extra command-line config flags, e.g. ("--runner.postScriptGC", "false").
     The server gets its own process group so stop() takes down anything it spawned.
     """
     port = port or free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
            *options]
     t0 = time.perf_counter()
@@ -81,9 +83,9 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def serve(*options: str, log=None):
+def serve(*options: str, log=None, script: str = "app.py"):
     """with serve() as (proc, base, seconds_to_healthy): ..."""
-    proc, base, ready = start(*options, log=log)
+    proc, base, ready = start(*options, log=log, script=script)
     try:
         yield proc, base, ready
     finally:
