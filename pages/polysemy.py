@@ -32,7 +32,8 @@ with left:
     chart(built(sense_map, vocab["all"], all_X, all_groups, static, label_positions=places),
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
-          vocab["table"], key="pl_fig_static")
+          lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
+                               index=pd.Index(vocab["all"], name="word")), key="pl_fig_static")
 with right:
     dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
     st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "

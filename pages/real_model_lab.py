@@ -12,8 +12,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
 
-DATA = data.LAB
-PRESETS, EXPERIMENT = DATA["presets"], DATA["experiment"]
+PRESETS, EXPERIMENT = data.LAB["presets"], data.LAB["experiment"]
 MAX_SENTENCES = 6
 PICKS = [f"Sentence {n}" for n in range(1, MAX_SENTENCES + 1)]
 STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
@@ -55,6 +54,7 @@ if r is not None:
     if r.truncated:
         st.warning(f"Truncated: the model reads at most {data.minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
+
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
 @st.fragment
@@ -104,6 +104,7 @@ if r is not None and shown >= 2:
 frame.trap()
 frame.check("one_head")
 
+
 # ⑤ reads ④'s word and experiment: its own fragment (a new sentence or layer here reruns ⑤ only), nested in ④'s.
 @st.fragment
 def contextual_neighbours(word: str, ex: dict | None) -> None:
@@ -127,7 +128,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
         nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
         if ex is None or ex["ref_stacks"] is None:
             st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
-                    + ", ".join(sorted({x["word"] for x in DATA["references"]})) + ".", icon=":material/info:")
+                    + ", ".join(sorted({x["word"] for x in data.LAB["references"]})) + ".", icon=":material/info:")
         elif pick not in ex["stacks"]:
             st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
         else:

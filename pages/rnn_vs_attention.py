@@ -56,8 +56,9 @@ def chain_against_attention(shown: int) -> None:
         cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
         chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
               "Gradient norm from each input token to the last position, against distance (log scale). "
-              "The RNN's points stay under its bound; attention's do not fall with distance.", r["table"],
-              key="rn_fig_infl")
+              "The RNN's points stay under its bound; attention's do not fall with distance.",
+              lambda: pd.DataFrame({"distance": r["distance"], "RNN": r["rnn"], "attention": r["attention"],
+                                    "RNN bound": r["ceiling"]}), key="rn_fig_infl")
 
     if shown >= 3:
         st.subheader("Path length and parallel steps")

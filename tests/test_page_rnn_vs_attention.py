@@ -58,3 +58,17 @@ def test_check_gives_specific_feedback(start, good):
     at = open_page("rnn_vs_attention")
     answer(at, "rnn_vs_attention__check__lstm", start)
     assert len(at.success if good else at.error) == 1
+
+
+def test_the_race_numbers_match_the_cached_run_once_their_expander_opens():
+    from ui import data
+
+    at = open_page("rnn_vs_attention")
+    at.session_state["rn_fig_infl__numbers"] = True       # what opening "Show the numbers" sets
+    table = at.run().dataframe[0].value
+    length, rho, seed = (at.session_state[k] for k in ("rn_len", "rn_rho", "rn_seed"))
+    race = data.rnn_race.__wrapped__(length, rho, seed)    # the computation itself, not Streamlit's cache
+    assert list(table.columns) == ["distance", "RNN", "attention", "RNN bound"] and len(table) == length
+    for column, name in (("distance", "distance"), ("RNN", "rnn"), ("attention", "attention"),
+                         ("RNN bound", "ceiling")):
+        assert table[column].to_numpy() == pytest.approx(race[name])

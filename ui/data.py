@@ -41,7 +41,7 @@ def polysemy_vocab(path: str) -> dict:
     neither unpickles a DataFrame nor indexes one word at a time."""
     vocab = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("word")
     X, groups = vocab[["x", "y"]].to_numpy(dtype=float), list(vocab["group"])
-    return {"table": vocab[["x", "y", "group"]], "all": list(vocab.index), "X": X, "groups": groups,
+    return {"all": list(vocab.index), "X": X, "groups": groups,
             "places": list(vocab["label"]), "coords": dict(zip(vocab.index, X, strict=True)),
             "group_of": dict(zip(vocab.index, groups, strict=True)),
             "senses": X[[g == "sense" for g in groups]],
@@ -88,8 +88,7 @@ def rnn_race(length: int, rho: float, seed: int) -> dict:
     distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
     rnn_infl, att_infl = core.input_influence(rnn, X), core.attention_input_influence(head, X)
     ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
-    table = pd.DataFrame({"distance": distance, "RNN": rnn_infl, "attention": att_infl, "RNN bound": ceiling})
-    return {"rnn": rnn_infl, "attention": att_infl, "table": table, "distance": distance, "ceiling": ceiling}
+    return {"rnn": rnn_infl, "attention": att_infl, "distance": distance, "ceiling": ceiling}
 
 
 @st.cache_data(max_entries=1, show_spinner=False)
