@@ -7,7 +7,28 @@ add_trace, update_layout, update_yaxes, add_vline) walks and validates its prope
 
 from __future__ import annotations
 
+import textwrap
+
 import plotly.graph_objects as go
+
+# Room, in px, for numeric tick labels plus an axis title (left, bottom), a title (top), one legend row.
+MARGIN = {"l": 82, "r": 20, "t": 50, "b": 72}
+LEGEND_ROW = 36
+# Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
+LABEL_PAD, TITLED_LABEL_PAD = 56, 64
+
+
+def text_px(labels, size: int = 12) -> int:
+    """About how wide the longest label (its longest line) draws at this font size, in px: for a margin
+    that holds text labels (a learner's tokens, a list of titles) without making Plotly grow it."""
+    longest = max((len(line) for t in labels for line in str(t).split("<br>")), default=0)
+    return int(0.5 * size * longest) + 6
+
+
+def wrapped(label: str, width: int = 14) -> str:
+    """A label broken between words into lines of at most ``width`` characters (Plotly's <br>; a longer
+    word keeps its own line), so a long title takes less of a narrow chart's width."""
+    return "<br>".join(textwrap.wrap(label, width, break_long_words=False)) or label
 
 
 def _merge(base: dict, extra: dict) -> dict:
@@ -23,8 +44,10 @@ def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -
     return {
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
         "height": height + (30 if legend else 0),
-        # A horizontal legend hangs under the x-axis title, with the bottom margin to hold both.
-        "margin": {"l": 50, "r": 20, "t": 50, "b": 85 if legend else 45},
+        # A horizontal legend hangs under the x-axis title, with the bottom margin to hold both. The margins
+        # already hold the tick labels and axis titles: when automargin has to grow one, Plotly lays the
+        # whole figure out a second time, on every redraw (36 of 37 charts did, at 50/85 px).
+        "margin": MARGIN | {"b": MARGIN["b"] + LEGEND_ROW if legend else MARGIN["b"]},
         "showlegend": legend,
         "legend": {"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0.0},
         "paper_bgcolor": "rgba(0,0,0,0)",

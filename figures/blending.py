@@ -81,4 +81,5 @@ def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarra
     pad = 0.2 * max(float((hi - lo).max()), 0.1)
     return figure(traces, "Where the blend lands", "component 1", "component 2", height=380,
                   xaxis={"range": [lo[0] - pad, hi[0] + pad]},
-                  yaxis={"range": [lo[1] - pad, hi[1] + pad], "scaleanchor": "x", "scaleratio": 1})
+                  yaxis={"range": [lo[1] - pad, hi[1] + pad], "scaleanchor": "x", "scaleratio": 1},
+                  override={"margin": {"b": 118}})

@@ -35,4 +35,5 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
                        "symbol": "star" if group == ambiguous else "circle"},
             "hovertemplate": "%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
         })
-    return figure(traces, title, "principal axis 1", "principal axis 2", height=420)
+    return figure(traces, title, "principal axis 1", "principal axis 2", height=420,
+                  override={"margin": {"b": 128}})                 # two legend rows

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, vrect
+from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, vrect
 
 SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
 PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
@@ -53,7 +53,9 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, override={
         "xaxis": {**ticks, "tickangle": -60, "side": "bottom"},
         "yaxis": {**ticks, "autorange": "reversed"},
-        "margin": {"l": 90, "r": 20, "t": 50, "b": 90},
+        # Room for the longest token, upright on the left and at 60° below; r holds the colour bar.
+        "margin": {"l": text_px(text, font) + TITLED_LABEL_PAD, "r": 88, "t": 50,
+                   "b": int(0.87 * text_px(text, font)) + 70},
     })
 
 
@@ -64,7 +66,9 @@ def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -
     colours = [palette.KEY if j == query else palette.WEIGHTS for j in pos]
     bars = {"type": "bar", "x": pos, "y": row, "marker": {"color": colours}, "customdata": labels(tokens),
             "hovertemplate": "%{customdata}: %{y:.3f}<extra></extra>"}
+    longest = text_px(labels(tokens), 12 if len(tokens) <= 30 else 8)
     return figure([bars], title, "attended to (key)", "weight", height=340, override={
+        "margin": {"b": int(0.87 * longest) + 62},
         "xaxis": {"tickvals": pos, "ticktext": labels(tokens), "tickangle": -60,
                   "tickfont": {"size": 12 if len(tokens) <= 30 else 8}},
         "yaxis": {"range": [0, max(1e-6, float(row.max())) * 1.1]},
@@ -80,7 +84,8 @@ def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray],
     before = vrect(-0.5, 1.5, palette.NEUTRAL, 0.12)
     label = {"text": "before attention", "showarrow": False, "x": -0.5, "xref": "x", "xanchor": "left",
              "y": 0, "yref": "y domain", "yanchor": "bottom"}                 # add_vrect's "bottom left"
-    return figure(traces, title, "", "cosine similarity", height=380, shapes=[before], annotations=[label])
+    return figure(traces, title, "", "cosine similarity", height=380, shapes=[before], annotations=[label],
+                  override={"margin": {"b": 132}})
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
@@ -97,6 +102,7 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
                        "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
     order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
     return figure(traces, title, x_title, "", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
+        "margin": {"l": text_px(order) + LABEL_PAD},
         "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},
         "xaxis": {"range": [min(0.0, float(scores.min())), 1.0]},
     })

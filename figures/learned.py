@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure
+from ._layout import TITLED_LABEL_PAD, figure, text_px
 
 
 def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int = 380) -> go.Figure:
@@ -17,7 +17,8 @@ def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int
                "zmin": -top, "zmax": top, "text": np.round(scores, 2), "texttemplate": "%{text}",
                "colorbar": {"thickness": 10}, "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
     return figure([heatmap], title, "key: the word being looked at", "query: the word looking", height=height,
-                  yaxis={"autorange": "reversed"})
+                  yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(labels) + TITLED_LABEL_PAD, "r": 72, "b": 80}})  # r: the colour bar
 
 
 def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
@@ -41,4 +42,5 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
          "name": "ceiling min(dₖ, d_model)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
     ]
     return figure(traces, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300,
+                  override={"margin": {"b": 114}},
                   xaxis={"dtick": 1}, yaxis={"range": [0, d_model + 0.5], "dtick": 1})

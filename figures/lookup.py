@@ -6,17 +6,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure
+from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, wrapped
 
 
 def _hbars(labels: list[str], values: np.ndarray, colour: str, title: str, x_title: str,
            x_range: list[float] | None = None) -> go.Figure:
-    """Horizontal bars, one per key, top to bottom in table order (long titles stay readable)."""
+    """Horizontal bars, one per key, top to bottom in table order (long titles wrap onto two lines)."""
     values = np.asarray(values, dtype=float)
+    labels = [wrapped(t) for t in labels]
     bars = {"type": "bar", "y": labels, "x": values, "orientation": "h", "marker": {"color": colour},
             "text": [f"{v:.3f}" for v in values], "textposition": "outside", "cliponaxis": False}
     xaxis = {} if x_range is None else {"range": x_range}
-    return figure([bars], title, x_title, "", height=300, xaxis=xaxis, yaxis={"autorange": "reversed"})
+    return figure([bars], title, x_title, "", height=300, xaxis=xaxis, yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(labels) + LABEL_PAD}})
 
 
 def score_bars(labels: list[str], scores: np.ndarray) -> go.Figure:
@@ -43,7 +45,7 @@ def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> g
                        "textposition": "outside", "cliponaxis": False})
     return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
                   barmode="group", yaxis={"range": [0, 1.15]},
-                  override={"legend": {"orientation": "h", "y": -0.42, "x": 0}, "margin": {"b": 95}})
+                  override={"legend": {"orientation": "h", "y": -0.42, "x": 0}, "margin": {"b": 140}})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:
@@ -53,4 +55,6 @@ def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:
                "zmin": 0, "zmax": 1, "text": np.round(w, 3), "texttemplate": "%{text}",
                "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
     return figure([heatmap], "Who attends to whom", "key of token (attended to)", "query of token (attending)",
-                  height=320, yaxis={"autorange": "reversed"})
+                  height=320, yaxis={"autorange": "reversed"},
+                  # r: the colour bar
+                  override={"margin": {"l": text_px(tokens) + TITLED_LABEL_PAD, "r": 88, "b": 80}})

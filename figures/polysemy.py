@@ -50,9 +50,10 @@ def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.nda
                             "axref": "x", "ayref": "y", "showarrow": True, "arrowhead": 3, "arrowwidth": 2,
                             "arrowcolor": palette.OUTPUT, "text": ""})
     layout = {"annotations": annotations} if annotations else {}
+    # The legend wraps to three rows in the page's column, four with z.
     return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →", height=470,
                   xaxis={"range": [-0.12, 1.12]}, yaxis={"range": [0.2, 1.06], "scaleanchor": "x", "scaleratio": 1},
-                  **layout)
+                  override={"margin": {"b": 168 if z is not None else 152}}, **layout)
 
 
 def weight_bars(words: list[str], weights: np.ndarray, groups: list[str]) -> go.Figure:
@@ -83,4 +84,4 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
                   shapes=[vline(current, {"color": palette.NEUTRAL, "dash": "dot"})],
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [str(d) for d in ticks]},
                   yaxis={"rangemode": "tozero"},
-                  override={"legend": {"orientation": "h", "y": -0.3, "x": 0}, "margin": {"b": 100}})
+                  override={"legend": {"orientation": "h", "y": -0.3, "x": 0}, "margin": {"b": 140}})

@@ -42,7 +42,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=LOG_Y)
+                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88, "b": 112}})
 
 
 def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray, current: int) -> go.Figure:
@@ -52,4 +52,5 @@ def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.nd
         _line(lengths, attention_path, "attention: O(1)", {"color": palette.WEIGHTS, "width": 3}),
     ]
     return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320,
+                  override={"margin": {"r": 24}},                     # the last x label overhangs
                   shapes=[vline(current, {"color": palette.NEUTRAL, "dash": "dot"})])

@@ -1,0 +1,43 @@
+"""The shared layout: margins that already hold what they must (so Plotly lays a figure out once) and
+the label helpers that size them."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from figures._layout import LEGEND_ROW, MARGIN, figure, text_px, wrapped
+from figures.lookup import score_bars
+
+LINE = {"type": "scatter", "x": [0, 1], "y": [0, 1]}
+
+
+def test_a_legend_adds_a_row_to_the_bottom_margin_and_nothing_else():
+    alone, pair = figure([LINE], "one"), figure([LINE, LINE], "two")
+    assert alone.layout.margin.to_plotly_json() == MARGIN
+    assert pair.layout.margin.b == MARGIN["b"] + LEGEND_ROW
+    assert (pair.layout.margin.l, pair.layout.margin.r, pair.layout.margin.t) == (MARGIN["l"], MARGIN["r"], MARGIN["t"])
+
+
+def test_an_override_margin_keeps_the_other_sides():
+    fig = figure([LINE], "t", override={"margin": {"b": 140}})
+    assert fig.layout.margin.b == 140 and fig.layout.margin.l == MARGIN["l"]
+
+
+def test_text_px_follows_the_longest_line_and_the_font_size():
+    assert text_px(["ab", "abcdef"]) > text_px(["abc"]) > text_px([])
+    assert text_px(["abcdef"], size=8) < text_px(["abcdef"], size=12)
+    assert text_px(["abc<br>abc"]) == text_px(["abc"])                 # lines, not the whole string
+
+
+@given(st.text(alphabet=st.sampled_from("abcdefgh ijk"), min_size=1, max_size=60))
+def test_wrapped_keeps_every_word_in_order_on_short_lines(label):
+    lines = wrapped(label).split("<br>")
+    assert " ".join(lines).split() == label.split()
+    assert all(len(line) <= 14 or " " not in line for line in lines)
+
+
+def test_long_titles_wrap_and_the_margin_holds_the_longest_line():
+    titles = ["Sourdough for beginners", "Replace a bicycle chain", "tap"]
+    fig = score_bars(titles, np.array([1.0, 2.0, 0.0]))
+    assert list(fig.data[0].y) == ["Sourdough for<br>beginners", "Replace a<br>bicycle chain", "tap"]
+    assert fig.layout.margin.l >= text_px(["bicycle chain"]) > text_px(["tap"])
