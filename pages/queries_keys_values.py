@@ -99,9 +99,9 @@ def self_attention() -> None:
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    st.dataframe(pd.concat([table(Q, TOKENS, [f"q · {c}" for c in feature_cols]),
-                            table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
-                            table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1), width="stretch")
+    st.dataframe(data.fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+        table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
+        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
     if frame.predict("it_attends"):
         token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
         i = TOKENS.index(token)

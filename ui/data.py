@@ -10,10 +10,12 @@ it and rebuild it, validation and all, on every hit: figures go through ``ui.cha
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 import attention_core as core
@@ -28,6 +30,17 @@ def glove() -> core.glove.Glove:
     """The 50,000-word GloVe table, once per process (no arguments: bounded by construction). Read-only:
     the polysemy page's map and the lab's neighbour lists share it."""
     return core.load_glove()
+
+
+@st.cache_resource(max_entries=16)
+def fixed_table(name: str, _make: Callable[[], pd.DataFrame]) -> pa.Table:
+    """A table that never changes while the app runs, made by ``_make`` once per process and kept as Arrow.
+
+    ``st.dataframe`` converts a pandas table to Arrow on every rerun (about 1 ms for a small one, more for
+    building it); an Arrow table it sends as it is. ``name`` alone keys the cache: one name, one table.
+    (pyarrow is Streamlit's own dependency, already installed and pinned.)
+    """
+    return pa.Table.from_pandas(_make())
 
 
 # ── polysemy ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -59,15 +72,22 @@ def sense_experiment(d: int, seed: int) -> core.SenseExperiment:
 VIDEO_LIBRARY = ASSETS / "vocab" / "video_library.csv"
 
 
-@st.cache_data(max_entries=4)
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+@st.cache_resource(max_entries=4)
 def video_library(path: str) -> dict:
-    """The library as the page uses it: the display table, and the key and value matrices as plain arrays
-    (taken out once here rather than by pandas indexing on every rerun)."""
+    """The library as the page uses it: the display table (Arrow, sent as it is), and the key and value
+    matrices as plain read-only arrays (taken out once here rather than by pandas indexing on every rerun).
+    One shared copy for every session, so nothing in it can be written."""
     library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
     key_cols = [c for c in library.columns if c.startswith("k_")]
     value_cols = [c for c in library.columns if c.startswith("v_")]
-    return {"shown": library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:]),
-            "K": library[key_cols].to_numpy(float), "V": library[value_cols].to_numpy(float),
+    shown = library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:])
+    return {"shown": pa.Table.from_pandas(shown),
+            "K": _frozen(library[key_cols].to_numpy(float)), "V": _frozen(library[value_cols].to_numpy(float)),
             "titles": list(library.index), "tags": [c[2:] for c in key_cols],
             "value_names": [c[2:] for c in value_cols]}
 
