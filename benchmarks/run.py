@@ -198,6 +198,17 @@ ARM_JS = """() => {
 }"""
 
 
+# Charts on screen, and how many of them Plotly had to widen a margin for: automargin then lays the whole
+# figure out a second time, on every draw (drawn margins, _fullLayout._size, against the figure's own).
+GROWN_JS = """() => {
+  const charts = [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(el => el.offsetParent !== null && el._fullLayout);
+  const grown = charts.filter(el => { const m = el._fullLayout.margin, s = el._fullLayout._size;
+    return s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5; });
+  return [charts.length, grown.length];
+}"""
+
+
 @dataclass
 class Redraw:
     slug: str
@@ -205,6 +216,8 @@ class Redraw:
     samples: list[float]
     ws_bytes: list[int]
     misses: int = 0
+    charts: int = 0
+    grown: int = 0                                  # charts laid out twice per draw (a margin grew)
 
 
 def _press(page, step: int) -> str | None:
@@ -242,6 +255,7 @@ def redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
         if step:  # the first move loads nothing new but is not timed: it may wait on lazy chunks
             result.samples.append(page.evaluate("() => window.__latency"))
             result.ws_bytes.append(runs.bytes - sent)
+    result.charts, result.grown = page.evaluate(GROWN_JS)
     return result
 
 
@@ -563,14 +577,16 @@ def main() -> None:
             # Every page has now been visited in one session (the lab, once it exists, has loaded its model).
             rss_visited = harness.rss_kb(proc.pid)
             context.close()
-            rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) |",
-                    "| --- | --- | ---: | ---: | ---: | ---: |"]
+            rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) "
+                    "| Charts on screen (margins grown) |",
+                    "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
             all_samples = []
             if floor_redraw is not None:
                 rows.append(f"| *floor* (`benchmarks/floor_app.py`) | {floor_redraw.control} | "
                             f"{len(floor_redraw.samples)} | {statistics.median(floor_redraw.samples):.0f} ms | "
                             f"{pct(floor_redraw.samples, 0.95):.0f} ms | "
-                            f"{statistics.median(floor_redraw.ws_bytes) / 1024:.1f} KB |")
+                            f"{statistics.median(floor_redraw.ws_bytes) / 1024:.1f} KB | "
+                            f"{floor_redraw.charts} ({floor_redraw.grown}) |")
             for r in results:
                 all_samples += r.samples
                 p95 = pct(r.samples, 0.95)
@@ -578,13 +594,17 @@ def main() -> None:
                 rows.append(f"| `{r.slug}` | {r.control} | {len(r.samples)}{miss} | "
                             f"{statistics.median(r.samples):.0f} ms | "
                             f"{p95:.0f} ms {ok(p95, TARGETS['redraw_p95_ms'])} | "
-                            f"{statistics.median(r.ws_bytes) / 1024:.1f} KB |")
+                            f"{statistics.median(r.ws_bytes) / 1024:.1f} KB | {r.charts} ({r.grown}) |")
             sections += ["### (c) Slider → chart redraw in Chromium",
                          "Headless Chromium, one session, one page after another. Measured inside the page: from "
                          "the trusted input event's timestamp (the key press on the slider, the click on the "
                          "toggle) to the first animation frame in which any Plotly chart's data differs. "
                          "Pages with no chart or no slider/toggle are left out. The floor page, served on its own, "
-                         "shows what one slider and one chart cost end to end on this machine.", "\n".join(rows)]
+                         "shows what one slider and one chart cost end to end on this machine. The last column "
+                         "counts the charts on screen after the moves, and in brackets those whose margins "
+                         "Plotly had to grow for their labels: automargin then lays the figure out twice on "
+                         "every draw. Streamlit remounts a chart whose figure changed (the figure is part of "
+                         "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)]
 
             say("(d) concurrent sessions …")
             scripts = capture_scripts(browser, base, slugs)

@@ -1,4 +1,4 @@
-"""Figures for the query/key/value lesson: scores, weights and output of a soft lookup; self-attention."""
+"""Figures for the query/key/value lesson: scores and weights, and output, of a soft lookup; self-attention."""
 
 from __future__ import annotations
 
@@ -9,29 +9,29 @@ from . import palette
 from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, wrapped
 
 
-def _hbars(labels: list[str], values: np.ndarray, colour: str, title: str, x_title: str,
-           x_range: list[float] | None = None) -> go.Figure:
-    """Horizontal bars, one per key, top to bottom in table order (long titles wrap onto two lines)."""
-    values = np.asarray(values, dtype=float)
-    labels = [wrapped(t) for t in labels]
-    bars = {"type": "bar", "y": labels, "x": values, "orientation": "h", "marker": {"color": colour},
-            "text": [f"{v:.3f}" for v in values], "textposition": "outside", "cliponaxis": False}
-    xaxis = {} if x_range is None else {"range": x_range}
-    return figure([bars], title, x_title, "", height=300, xaxis=xaxis, yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(labels) + LABEL_PAD}})
+def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarray) -> go.Figure:
+    """① The score q · kⱼ of the query against each key and ② its softmax weight αⱼ, side by side on one row
+    per key: the titles are written once (wrapped onto two lines), and one chart redraws instead of two.
 
-
-def score_bars(labels: list[str], scores: np.ndarray) -> go.Figure:
-    """① The score q · kⱼ of the query against each key."""
-    s = np.asarray(scores, dtype=float)
+    Traces: scores (x axis ``x``), weights (``x2``); both on the one reversed y axis, in table order."""
+    s, w = np.asarray(scores, dtype=float), np.asarray(weights, dtype=float)
     lo, hi = min(0.0, float(s.min())), max(0.0, float(s.max()))
     pad = 0.25 * max(hi - lo, 1e-9)
-    return _hbars(labels, s, palette.SCORES, "① Scores  q · kⱼ", "score", [lo - pad * (lo < 0), hi + pad])
+    rows = [wrapped(t) for t in labels]
 
+    def bars(values: np.ndarray, colour: str, name: str, axis: str) -> dict:
+        return {"type": "bar", "y": rows, "x": values, "orientation": "h", "name": name, "xaxis": axis,
+                "marker": {"color": colour}, "text": [f"{v:.3f}" for v in values], "textposition": "outside",
+                "cliponaxis": False, "hovertemplate": f"%{{y}}: %{{x:.4f}}<extra>{name}</extra>"}
 
-def weight_bars(labels: list[str], weights: np.ndarray) -> go.Figure:
-    """② The softmax weights αⱼ: the share of attention each key's value receives."""
-    return _hbars(labels, weights, palette.WEIGHTS, "② Weights  softmax(scores / T)", "weight α", [0, 1.15])
+    traces = [bars(s, palette.SCORES, "score", "x"), bars(w, palette.WEIGHTS, "weight", "x2")]
+    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "", height=300,
+                  xaxis={"domain": [0.0, 0.44], "range": [lo - pad * (lo < 0), hi + pad]},
+                  xaxis2={"domain": [0.56, 1.0], "range": [0, 1.15], "anchor": "y", "automargin": True,
+                          "title": {"text": "② weight α"}},
+                  yaxis={"autorange": "reversed"},
+                  override={"showlegend": False, "height": 300,
+                            "margin": {"l": text_px(rows) + LABEL_PAD, "b": 72}})
 
 
 def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> go.Figure:

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, vline
+from ._layout import arrow, figure, vline
 
 # Sky blue for the river words (water), orange for the finance words (gold); the static vector is a
 # grey reference and the contextual one wears the output colour, as attention's output does everywhere.
@@ -14,11 +14,14 @@ GROUP_COLOURS = {"river": palette.WEIGHTS, "finance": palette.KEY, "sense": pale
 GROUP_NAMES = {"river": "river words", "finance": "finance words", "sense": "senses of bank"}
 
 
+STAR_RADIUS = 0.03                                  # z's star marker, in the map's data units (about 8 px)
+
+
 def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
               z: np.ndarray | None = None, highlight: tuple[str, ...] = (),
               label_positions: list[str] | None = None) -> go.Figure:
     """Words as points in 2-D, coloured by group, with the static bank vector and (optionally) the
-    contextual vector z and an arrow from one to the other.
+    contextual vector z and an arrow from one to the other (the last trace).
 
     X: [n, 2]; static, z: [2]. Words in ``highlight`` (the context) are drawn larger and labelled in bold.
     ``label_positions``: a Plotly text position per word (default "top center").
@@ -41,19 +44,19 @@ def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.nda
     traces.append({"type": "scatter", "x": [static[0]], "y": [static[1]], "mode": "markers+text",
                    "name": "static bank", "text": ["static bank"], "textposition": "bottom center",
                    "marker": {"color": palette.NEUTRAL, "size": 14, "symbol": "x"}})
-    annotations = []
     if z is not None:
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text",
                        "name": "contextual bank z", "text": ["z"], "textposition": "middle right",
                        "marker": {"color": palette.OUTPUT, "size": 16, "symbol": "star"}})
-        annotations.append({"x": z[0], "y": z[1], "ax": static[0], "ay": static[1], "xref": "x", "yref": "y",
-                            "axref": "x", "ayref": "y", "showarrow": True, "arrowhead": 3, "arrowwidth": 2,
-                            "arrowcolor": palette.OUTPUT, "text": ""})
-    layout = {"annotations": annotations} if annotations else {}
+        # Drawn last, not a legend entry of its own; its head stops a star's radius short of z so it shows.
+        step = np.asarray(z, dtype=float) - static
+        length = float(np.hypot(*step))
+        tip = z - step / length * STAR_RADIUS if length > 2 * STAR_RADIUS else z
+        traces.append(arrow(static, tip, "static → z", palette.OUTPUT, width=2) | {"showlegend": False})
     # The legend wraps to three rows in the page's column, four with z.
     return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →", height=470,
                   xaxis={"range": [-0.12, 1.12]}, yaxis={"range": [0.2, 1.06], "scaleanchor": "x", "scaleratio": 1},
-                  override={"margin": {"b": 168 if z is not None else 152}}, **layout)
+                  override={"margin": {"b": 168 if z is not None else 152}})
 
 
 def weight_bars(words: list[str], weights: np.ndarray, groups: list[str]) -> go.Figure:

@@ -8,17 +8,7 @@ import plotly.graph_objects as go
 from attention_core import Projection
 
 from . import palette
-from ._layout import figure
-
-
-def _arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> dict:
-    """A segment with an arrowhead at ``end`` that turns with the segment."""
-    return {
-        "type": "scatter", "x": [float(start[0]), float(end[0])], "y": [float(start[1]), float(end[1])],
-        "mode": "lines+markers", "name": name, "line": {"color": colour, "width": width, "dash": dash},
-        "marker": {"symbol": ["circle", "arrow"], "size": [1, 13], "angleref": "previous", "color": colour},
-        "hovertemplate": f"{name}: (%{{x:.3f}}, %{{y:.3f}})<extra></extra>",
-    }
+from ._layout import arrow, figure
 
 
 def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour: str = palette.QUERY,
@@ -34,10 +24,10 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
     traces = [
         {"type": "scatter", "x": line[:, 0], "y": line[:, 1], "mode": "lines", "name": f"runway (the line of {onto})",
          "line": {"color": palette.NEUTRAL, "width": 1, "dash": "dot"}, "hoverinfo": "skip"},
-        _arrow(zero, k, onto, onto_colour, width=5),
-        _arrow(zero, p.k_hat, f"{onto}̂ (unit length)", onto_colour, width=2, dash="dash"),
-        _arrow(zero, q, vec, vec_colour),
-        _arrow(zero, p.parallel, f"{vec}∥ (shadow)", palette.SCORES, width=6),
+        arrow(zero, k, onto, onto_colour, width=5),
+        arrow(zero, p.k_hat, f"{onto}̂ (unit length)", onto_colour, width=2, dash="dash"),
+        arrow(zero, q, vec, vec_colour),
+        arrow(zero, p.parallel, f"{vec}∥ (shadow)", palette.SCORES, width=6),
         {"type": "scatter", "x": [p.parallel[0], q[0]], "y": [p.parallel[1], q[1]], "mode": "lines",
          "name": f"{vec}⊥ (drops out)", "line": {"color": palette.NEUTRAL, "width": 2, "dash": "dash"},
          "hoverinfo": "skip"},

@@ -6,8 +6,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, vline
+from ._layout import figure
 
+MARKED = 40                                               # tokens up to which each gets its own marker
 FLOOR = 1e-300                                            # log axes cannot show 0; values below are drawn here
 
 
@@ -32,12 +33,17 @@ def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: f
 
 def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarray, ceiling: np.ndarray
                      ) -> go.Figure:
-    """Measured ‖∂h_T/∂x_j‖ (RNN) and ‖∂z_T/∂x_j‖ (attention) against distance T − j, with the RNN's bound."""
+    """Measured ‖∂h_T/∂x_j‖ (RNN) and ‖∂z_T/∂x_j‖ (attention) against distance T − j, with the RNN's bound.
+
+    One marker per token up to MARKED tokens; beyond that a line through them (Plotly draws each marker as
+    its own SVG element, and hundreds of them cost more to draw than they show)."""
+    mode = "markers" if len(distance) <= MARKED else "lines"
     traces = [
-        {"type": "scatter", "x": distance, "y": np.maximum(rnn, FLOOR), "mode": "markers",
-         "name": "RNN ‖∂h_T/∂x_j‖", "marker": {"color": palette.SCORES, "size": 5}},
-        {"type": "scatter", "x": distance, "y": np.maximum(attention, FLOOR), "mode": "markers",
-         "name": "attention ‖∂z_T/∂x_j‖", "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}},
+        {"type": "scatter", "x": distance, "y": np.maximum(rnn, FLOOR), "mode": mode,
+         "name": "RNN ‖∂h_T/∂x_j‖", "marker": {"color": palette.SCORES, "size": 5}, "line": {"width": 2}},
+        {"type": "scatter", "x": distance, "y": np.maximum(attention, FLOOR), "mode": mode,
+         "name": "attention ‖∂z_T/∂x_j‖", "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"},
+         "line": {"width": 2}},
         _line(distance, np.maximum(ceiling, FLOOR), "RNN bound ‖W_xh‖·‖J‖^d",
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
@@ -45,12 +51,14 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
                   height=360, yaxis=LOG_Y, override={"margin": {"l": 88, "b": 112}})
 
 
-def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray, current: int) -> go.Figure:
-    """Steps from the first token to the last against sequence length: N − 1 for the chain, 1 for attention."""
+def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray) -> go.Figure:
+    """Steps from the first token to the last against sequence length: N − 1 for the chain, 1 for attention.
+
+    It does not mark the page's current length: the same figure for every T means the browser keeps the
+    chart drawn while the slider moves (a changed figure is a new chart to Streamlit)."""
     traces = [
         _line(lengths, rnn_path, "RNN: O(N)", {"color": palette.SCORES, "width": 3}),
         _line(lengths, attention_path, "attention: O(1)", {"color": palette.WEIGHTS, "width": 3}),
     ]
     return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320,
-                  override={"margin": {"r": 24}},                     # the last x label overhangs
-                  shapes=[vline(current, {"color": palette.NEUTRAL, "dash": "dot"})])
+                  override={"margin": {"r": 24}})                     # the last x label overhangs

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
+from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
 from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
@@ -65,15 +65,14 @@ def lookup(library: dict) -> None:
                    + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
                    icon=":material/blur_on:")
 
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        chart(built(score_bars, titles, soft.scores), "The dot product of your query with each video's key.",
-              lambda: table(soft.scores[:, None], titles, ["score q·kⱼ"]), key="qkv_fig_scores")
-    with c2:
-        chart(built(weight_bars, titles, soft.weights),
-              f"Softmax of the scores at T = {temperature:g}; the bars add up to 1.",
-              lambda: table(soft.weights[:, None], titles, ["weight αⱼ"]), key="qkv_fig_weights")
-    with c3:
+    left, right = st.columns([3, 2])
+    with left:
+        chart(built(scores_and_weights, titles, soft.scores, soft.weights),
+              f"① The dot product of your query with each video's key. ② Their softmax at T = {temperature:g}: "
+              "the weights add up to 1.",
+              lambda: table(np.column_stack([soft.scores, soft.weights]), titles, ["score q·kⱼ", "weight αⱼ"]),
+              key="qkv_fig_lookup")
+    with right:
         hard_value = None if hit is None else V[hit]
         chart(built(output_bars, value_names, soft.output, hard_value),
               "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",

@@ -56,7 +56,7 @@ def chain_against_attention(shown: int) -> None:
         cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
         chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
               "Gradient norm from each input token to the last position, against distance (log scale). "
-              "The RNN's points stay under its bound; attention's do not fall with distance.",
+              "The RNN's values stay under its bound; attention's do not fall with distance.",
               lambda: pd.DataFrame({"distance": r["distance"], "RNN": r["rnn"], "attention": r["attention"],
                                     "RNN bound": r["ceiling"]}), key="rn_fig_infl")
 
@@ -69,7 +69,7 @@ def chain_against_attention(shown: int) -> None:
         cols[2].metric("RNN sequential steps", seq["rnn"])
         cols[3].metric("attention sequential steps", seq["attention"])
         lengths, rnn_path, attention_path = data.path_curves()
-        chart(built(path_figure, lengths, rnn_path, attention_path, length),
+        chart(built(path_figure, lengths, rnn_path, attention_path),
               "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
               None, key="rn_fig_path")
         frame.note("comparison")

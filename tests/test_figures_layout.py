@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from figures._layout import LEGEND_ROW, MARGIN, figure, text_px, wrapped
-from figures.lookup import score_bars
+from figures.lookup import scores_and_weights
 
 LINE = {"type": "scatter", "x": [0, 1], "y": [0, 1]}
 
@@ -38,6 +38,6 @@ def test_wrapped_keeps_every_word_in_order_on_short_lines(label):
 
 def test_long_titles_wrap_and_the_margin_holds_the_longest_line():
     titles = ["Sourdough for beginners", "Replace a bicycle chain", "tap"]
-    fig = score_bars(titles, np.array([1.0, 2.0, 0.0]))
+    fig = scores_and_weights(titles, np.array([1.0, 2.0, 0.0]), np.array([0.2, 0.7, 0.1]))
     assert list(fig.data[0].y) == ["Sourdough for<br>beginners", "Replace a<br>bicycle chain", "tap"]
     assert fig.layout.margin.l >= text_px(["bicycle chain"]) > text_px(["tap"])

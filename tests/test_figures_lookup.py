@@ -3,25 +3,29 @@
 import numpy as np
 
 from figures import palette
-from figures.lookup import output_bars, score_bars, self_attention_heatmap, weight_bars
+from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
 
 TITLES = ["chain", "tap", "bread"]
 
 
-def test_score_bars_are_horizontal_in_table_order_with_room_for_negatives():
-    fig = score_bars(TITLES, np.array([2.0, -1.0, 0.0]))
+def test_scores_are_horizontal_in_table_order_with_room_for_negatives():
+    fig = scores_and_weights(TITLES, np.array([2.0, -1.0, 0.0]), np.array([0.7, 0.2, 0.1]))
     bar = fig.data[0]
-    assert bar.type == "bar" and bar.orientation == "h"
+    assert bar.type == "bar" and bar.orientation == "h" and bar.xaxis == "x"
     assert list(bar.y) == TITLES and list(bar.x) == [2.0, -1.0, 0.0]
     assert bar.marker.color == palette.SCORES
     assert fig.layout.xaxis.range[0] < -1.0 < 2.0 < fig.layout.xaxis.range[1]
-    assert fig.layout.yaxis.autorange == "reversed" and fig.layout.xaxis.title.text == "score"
+    assert fig.layout.yaxis.autorange == "reversed" and "score" in fig.layout.xaxis.title.text
 
 
-def test_weight_bars_use_the_weights_colour_and_a_unit_axis():
-    fig = weight_bars(TITLES, np.array([0.7, 0.2, 0.1]))
-    assert fig.data[0].marker.color == palette.WEIGHTS and list(fig.data[0].x) == [0.7, 0.2, 0.1]
-    assert fig.layout.xaxis.range[0] == 0 and fig.layout.xaxis.title.text == "weight α"
+def test_weights_share_the_rows_on_their_own_unit_axis_beside_the_scores():
+    fig = scores_and_weights(TITLES, np.array([2.0, -1.0, 0.0]), np.array([0.7, 0.2, 0.1]))
+    bar = fig.data[1]
+    assert bar.marker.color == palette.WEIGHTS and list(bar.x) == [0.7, 0.2, 0.1] and bar.xaxis == "x2"
+    assert list(bar.y) == list(fig.data[0].y)                      # one row per key, labelled once
+    assert fig.layout.xaxis2.range[0] == 0 and "weight" in fig.layout.xaxis2.title.text
+    assert fig.layout.xaxis.domain[1] < fig.layout.xaxis2.domain[0]   # side by side, not overlapping
+    assert fig.layout.showlegend is False
 
 
 def test_output_bars_with_and_without_a_hard_match():

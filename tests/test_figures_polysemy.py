@@ -3,7 +3,7 @@
 import numpy as np
 
 from figures import palette
-from figures.polysemy import dimension_lines, sense_map, weight_bars
+from figures.polysemy import STAR_RADIUS, dimension_lines, sense_map, weight_bars
 
 WORDS = ["bank (river)", "bank (finance)", "river", "money"]
 X = np.array([[0.2, 0.9], [0.7, 0.5], [0.1, 0.9], [0.9, 0.45]])
@@ -25,10 +25,13 @@ def test_sense_map_without_context_has_groups_and_the_static_point():
 def test_sense_map_with_context_draws_z_and_an_arrow_from_static_to_z():
     z = np.array([0.25, 0.8])
     fig = sense_map(WORDS, X, GROUPS, STATIC, z=z, highlight=("river",))
-    star = fig.data[-1]
+    star, arrow = fig.data[-2], fig.data[-1]
     assert star.marker.symbol == "star" and (star.x[0], star.y[0]) == (0.25, 0.8)
-    arrow = fig.layout.annotations[0]
-    assert (arrow.ax, arrow.ay, arrow.x, arrow.y) == (0.45, 0.70, 0.25, 0.8)
+    assert (arrow.x[0], arrow.y[0]) == (0.45, 0.70)                           # from static …
+    head = np.array([arrow.x[1], arrow.y[1]])
+    np.testing.assert_allclose(np.linalg.norm(z - head), STAR_RADIUS)         # … to just short of z, on its line
+    np.testing.assert_allclose(np.cross(head - STATIC, z - STATIC), 0, atol=1e-12)
+    assert list(arrow.marker.symbol) == ["circle", "arrow"] and arrow.showlegend is False
     river = fig.data[1]
     assert river.marker.size[0] > fig.data[2].marker.size[0]      # the context word is drawn larger
     assert "<b>river</b>" in river.text

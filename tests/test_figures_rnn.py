@@ -4,7 +4,7 @@ import numpy as np
 
 from attention_core import gradient_bound
 from figures import palette
-from figures.rnn import FLOOR, bound_figure, influence_figure, path_figure
+from figures.rnn import FLOOR, MARKED, bound_figure, influence_figure, path_figure
 
 
 def test_bound_figure_is_log_scaled_and_floors_underflow():
@@ -22,10 +22,17 @@ def test_influence_figure_keeps_rnn_and_attention_apart():
     fig = influence_figure(d, np.array([1e-3, 0.1, 1.0]), np.array([0.2, 0.3, 0.4]), np.array([0.81, 0.9, 1.0]))
     assert [t.marker.color for t in fig.data[:2]] == [palette.SCORES, palette.WEIGHTS]
     assert list(fig.data[1].y) == [0.2, 0.3, 0.4] and list(fig.data[0].x) == [2, 1, 0]
+    assert fig.data[0].mode == "markers"                          # a few tokens: one marker each
+
+
+def test_influence_figure_draws_long_sequences_as_lines():
+    d = np.arange(MARKED, -1, -1)
+    fig = influence_figure(d, np.ones(d.size), np.ones(d.size), np.ones(d.size))
+    assert [t.mode for t in fig.data] == ["lines"] * 3
+    assert influence_figure(d[1:], d[1:], d[1:], d[1:]).data[0].mode == "markers"
 
 
 def test_path_figure_draws_n_minus_one_against_one():
     n = np.arange(2, 6)
-    fig = path_figure(n, n - 1, np.ones_like(n), current=3)
+    fig = path_figure(n, n - 1, np.ones_like(n))
     assert list(fig.data[0].y) == [1, 2, 3, 4] and list(fig.data[1].y) == [1, 1, 1, 1]
-    assert fig.layout.shapes[0].x0 == 3
