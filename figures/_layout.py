@@ -11,8 +11,9 @@ import textwrap
 
 import plotly.graph_objects as go
 
-# Room, in px, for numeric tick labels plus an axis title (left, bottom), a title (top), one legend row.
-MARGIN = {"l": 82, "r": 20, "t": 50, "b": 72}
+# Room, in px, for numeric tick labels plus an axis title (left, bottom), a title (top), one legend row;
+# on the right, for half of a last x tick label such as "100" that falls on the axis's end.
+MARGIN = {"l": 82, "r": 28, "t": 50, "b": 72}
 LEGEND_ROW = 36
 # Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
 LABEL_PAD, TITLED_LABEL_PAD = 56, 64

@@ -60,5 +60,4 @@ def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.nd
         _line(lengths, rnn_path, "RNN: O(N)", {"color": palette.SCORES, "width": 3}),
         _line(lengths, attention_path, "attention: O(1)", {"color": palette.WEIGHTS, "width": 3}),
     ]
-    return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320,
-                  override={"margin": {"r": 24}})                     # the last x label overhangs
+    return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320)
