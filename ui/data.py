@@ -81,7 +81,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 def video_library(path: str) -> dict:
     """The library as the page uses it: the display table (Arrow, sent as it is), and the key and value
     matrices as plain read-only arrays (taken out once here rather than by pandas indexing on every rerun).
-    One shared copy for every session, so nothing in it can be written."""
+    One shared copy for every session: the arrays cannot be written, and the page only reads the rest."""
     library = pd.read_csv(path, comment="#", skipinitialspace=True).set_index("title")
     key_cols = [c for c in library.columns if c.startswith("k_")]
     value_cols = [c for c in library.columns if c.startswith("v_")]

@@ -1,0 +1,29 @@
+"""ui.data.fixed_table: a table that never changes, made once per process and kept as Arrow."""
+
+import pandas as pd
+import pyarrow as pa
+
+from ui import data
+
+
+def test_a_fixed_table_is_made_once_and_holds_exactly_the_frame():
+    calls = []
+    frame = pd.DataFrame({"q · thing": [0.0, 2.0], "k · thing": [3.0, 0.0]}, index=["robot", "it"])
+
+    def make() -> pd.DataFrame:
+        calls.append(1)
+        return frame
+
+    first = data.fixed_table("test_fixed_table_once", make)
+    again = data.fixed_table("test_fixed_table_once", make)
+    assert first is again and len(calls) == 1
+    assert isinstance(first, pa.Table)
+    pd.testing.assert_frame_equal(first.to_pandas(), frame)          # index and values survive the trip
+
+
+def test_the_video_library_is_shared_read_only():
+    library = data.video_library(str(data.VIDEO_LIBRARY))
+    assert library is data.video_library(str(data.VIDEO_LIBRARY))
+    assert not library["K"].flags.writeable and not library["V"].flags.writeable
+    shown = library["shown"].to_pandas()
+    assert list(shown.index) == library["titles"] and shown.shape[0] == library["K"].shape[0]
