@@ -6,7 +6,7 @@ and return every intermediate so that a chart and the sentence under it share on
 Everything imported here is the public face (ruff's F401 is off for this file: these are re-exports).
 """
 
-from ._validate import is_on_simplex
+from ._validate import is_on_simplex, read_only
 from .attention import (
     AttentionTrace,
     convex_combination,

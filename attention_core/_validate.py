@@ -11,6 +11,12 @@ import numpy as np
 SIMPLEX_TOL = 1e-9
 
 
+def read_only(a: np.ndarray) -> np.ndarray:
+    """``a`` itself, marked read-only: for results that are cached or shared, so no caller can change them."""
+    a.flags.writeable = False
+    return a
+
+
 def as_array(x: object, name: str) -> np.ndarray:
     """Any array-like as a float64 array, refusing text, NaN and ±inf."""
     try:

@@ -6,14 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_array, as_matrix, check_simplex
+from ._validate import as_array, as_matrix, check_simplex, read_only
 from .softmax import masked_softmax, softmax
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, dtype=np.float64 if a.dtype != bool else bool)
-    a.flags.writeable = False
-    return a
+    """A float64 (or bool) read-only copy of a stage, so a trace cannot be changed through its arrays."""
+    return read_only(np.array(a, dtype=np.float64 if a.dtype != bool else bool))
 
 
 @dataclass(frozen=True)

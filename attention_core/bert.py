@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ._blas import single_threaded_blas
+from ._validate import read_only
 from .attention import AttentionTrace, scaled_dot_product_attention
 from .wordpiece import MAX_TOKENS, WordPieceTokenizer, load_vocab
 
@@ -187,8 +188,8 @@ class MiniLM:
                 attentions.append(weights)
         return BertRun(
             tokens=enc.tokens, token_ids=enc.token_ids,
-            hidden_states=_frozen(np.stack(hidden).astype(np.float32)),       # [7, T, d]
-            attentions=_frozen(np.stack(attentions).astype(np.float32)),      # [6, H, T, T]
+            hidden_states=read_only(np.stack(hidden).astype(np.float32)),       # [7, T, d]
+            attentions=read_only(np.stack(attentions).astype(np.float32)),      # [6, H, T, T]
             truncated=enc.truncated,
         )
 
@@ -203,11 +204,6 @@ class MiniLM:
         with single_threaded_blas():
             _, _, traces = multi_head_attention(run.hidden_states[layer], self.params, layer)
         return traces[head]
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 def load_params(path: str | Path = WEIGHTS_FILE) -> dict[str, np.ndarray]:

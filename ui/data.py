@@ -72,11 +72,6 @@ def sense_experiment(d: int, seed: int) -> core.SenseExperiment:
 VIDEO_LIBRARY = ASSETS / "vocab" / "video_library.csv"
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
-
-
 @st.cache_resource(max_entries=4)
 def video_library(path: str) -> dict:
     """The library as the page uses it: the display table (Arrow, sent as it is), and the key and value
@@ -87,7 +82,8 @@ def video_library(path: str) -> dict:
     value_cols = [c for c in library.columns if c.startswith("v_")]
     shown = library.rename(columns=lambda c: ("key · " if c.startswith("k_") else "value · ") + c[2:])
     return {"shown": pa.Table.from_pandas(shown),
-            "K": _frozen(library[key_cols].to_numpy(float)), "V": _frozen(library[value_cols].to_numpy(float)),
+            "K": core.read_only(library[key_cols].to_numpy(float)),
+            "V": core.read_only(library[value_cols].to_numpy(float)),
             "titles": list(library.index), "tags": [c[2:] for c in key_cols],
             "value_names": [c[2:] for c in value_cols]}
 
