@@ -72,26 +72,32 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
 
     b = core.blend(weights, X)
     hull = core.convex_hull_2d(X)
-    weights_df = pd.DataFrame({"weight": b.weights}, index=labels)
     revealed = shown >= 2 and frame.predict("where_z")  # presenter mode asks at step 2
+
+    # The charts' tables, made only when their expanders are open.
+    def weights_table() -> pd.DataFrame:
+        return pd.DataFrame({"weight": b.weights}, index=labels)
+
+    def points_table() -> pd.DataFrame:
+        table = pd.DataFrame(X, index=labels, columns=["x", "y"])
+        if revealed:
+            table.loc["z (blend)"] = b.z
+        return table
 
     left, right = st.columns(2)
     with left:
         if n == 3 and b.on_simplex:
             chart(built(simplex_figure, b.weights, labels), "Each corner is all the weight on one token; the dot is "
-                  "the current weights, and its distance from each side is that token's share.", weights_df,
+                  "the current weights, and its distance from each side is that token's share.", weights_table,
                   key="cb_fig_simplex")
         else:
             why = "off the simplex" if not b.on_simplex else f"{n} tokens"
             chart(built(weight_bars, b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
-                  weights_df, key="cb_fig_bars")
+                  weights_table, key="cb_fig_bars")
     with right:
-        table = pd.DataFrame(X, index=labels, columns=["x", "y"])
-        if revealed:
-            table.loc["z (blend)"] = b.z
         chart(built(hull_figure, X, labels, hull, b.z if revealed else None, b.inside_hull),
               "Tokens (green dots), their convex hull (shaded) and, once revealed, the blend z (star).",
-              table, key="cb_fig_hull")
+              points_table, key="cb_fig_hull")
 
     if revealed:
         terms = " + ".join(f"{w:.4g}·[{x[0]:g}, {x[1]:g}]" for w, x in zip(b.weights, X, strict=True))

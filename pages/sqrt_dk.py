@@ -35,12 +35,12 @@ def experiment(step: int) -> None:
         cols[2].metric("spread √dₖ", f"{np.sqrt(d_k):.2f}")
         cols[3].metric("measured Var(q·k / √dₖ)", f"{var_scaled:.3f}")
         left, right = st.columns(2)
-        numbers = pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density, "count": hist_raw.count})
         with left:
             chart(built(histogram_figure, hist_raw, L["x_raw"], core.normal_pdf(L["x_raw"], d_k), f"N(0, {d_k})",
                         f"q·k over {DRAWS:,} draws", "q·k"),
                   f"Unscaled dot products: measured variance {var_raw:.1f} against the proof's {d_k}.",
-                  numbers, key="sd_fig_raw")
+                  lambda: pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density,
+                                        "count": hist_raw.count}), key="sd_fig_raw")
         with right:
             chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
                         "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
@@ -61,11 +61,14 @@ def experiment(step: int) -> None:
         chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
               lambda: pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
               key="sd_fig_row")
-        sweep_table = pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw,
-                                    "entropy scaled": sw.entropy_scaled, "top weight unscaled": sw.max_weight_raw,
-                                    "top weight scaled": sw.max_weight_scaled,
-                                    "gradient norm unscaled": sw.grad_norm_raw,
-                                    "gradient norm scaled": sw.grad_norm_scaled})
+
+        def sweep_table() -> pd.DataFrame:                # made only when its expander is open
+            return pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw,
+                                 "entropy scaled": sw.entropy_scaled, "top weight unscaled": sw.max_weight_raw,
+                                 "top weight scaled": sw.max_weight_scaled,
+                                 "gradient norm unscaled": sw.grad_norm_raw,
+                                 "gradient norm scaled": sw.grad_norm_scaled})
+
         left, right = st.columns(2)
         with left:
             chart(built(sweep_figure, sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),

@@ -134,3 +134,22 @@ def test_a_tampered_token_matrix_in_the_url_falls_back_with_a_notice():
     assert not at.exception and not at.error
     notice = " ".join(w.value for w in at.warning)
     assert "could not be used" in notice and "same number of entries" in notice
+
+
+def test_the_point_table_holds_the_tokens_and_the_revealed_blend_once_opened():
+    at = open_page()
+    assert not at.dataframe                                 # closed expanders send no table
+    at.session_state["cb_fig_hull__numbers"] = True        # what opening "Show the numbers" sets
+    table = at.run().dataframe[0].value
+    assert list(table.columns) == ["x", "y"] and table.index[-1] == "z (blend)"
+    assert table.loc["z (blend)"].to_numpy() == pytest.approx(z_of(at), abs=5e-5)
+    hidden = open_page(reveal=False)
+    hidden.session_state["cb_fig_hull__numbers"] = True
+    assert "z (blend)" not in hidden.run().dataframe[0].value.index
+
+
+def test_the_weight_table_matches_the_sliders_once_opened():
+    at = open_page()
+    at.session_state["cb_fig_simplex__numbers"] = True
+    weights = at.run().dataframe[0].value["weight"].to_numpy()
+    assert weights.sum() == pytest.approx(1.0) and len(weights) == 3
