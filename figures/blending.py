@@ -15,8 +15,11 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
     weights: [3] on the simplex; each corner of the triangle is all the weight on one token.
     """
     w = np.asarray(weights, dtype=float)
-    point = {"type": "scatterternary", "a": [w[0]], "b": [w[1]], "c": [w[2]], "mode": "markers+text",
-             "name": "weights α", "text": [f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"], "textposition": "middle right",
+    # The numbers go in the title, not beside the dot: a label there ran into the triangle's edge (Plotly
+    # clips it to the subplot) or into the tick labels, wherever the dot happened to be.
+    shares = f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"
+    point = {"type": "scatterternary", "a": [w[0]], "b": [w[1]], "c": [w[2]], "mode": "markers",
+             "name": "weights α", "hovertemplate": f"α = {shares}<extra></extra>",
              "marker": {"color": palette.WEIGHTS, "size": 16, "line": {"color": "#333333", "width": 1}}}
     axis = {"min": 0, "ticks": "outside", "tickformat": ".1f", "showgrid": True, "gridcolor": "#cccccc"}
     ternary = {
@@ -25,7 +28,7 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
         "baxis": {**axis, "title": {"text": f"α {labels[1]}"}},
         "caxis": {**axis, "title": {"text": f"α {labels[2]}"}},
     }
-    return figure([point], "The weights: one point on the simplex", height=380, ternary=ternary,
+    return figure([point], f"The weights: one point on the simplex<br>α = {shares}", height=380, ternary=ternary,
                   override={"margin": {"l": 60, "r": 60, "t": 85, "b": 50}})
 
 

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
 import attention_core as core
+from tests._apptest import start
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,16 +84,8 @@ def refuses(text: str) -> str | None:
 
 
 def open_app(slug: str, **params: str) -> AppTest:
-    """A fresh session on one page (as tests/conftest.py's open_page fixture, usable outside pytest)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    if "present" in params:
-        at.query_params["present"] = params["present"]
-    at.run()
-    if slug != "home":
-        for name, value in params.items():
-            at.query_params[name] = value
-        at.switch_page(f"pages/{slug}.py").run()
-    return at
+    """A fresh session on one page, raising nothing itself: the callers look for exceptions."""
+    return start(slug, params, check=False)
 
 
 def _walk(node):

@@ -15,6 +15,7 @@ def test_simplex_figure_places_the_weights_on_the_ternary_axes():
     point = fig.data[0]
     assert point.type == "scatterternary"
     assert (point.a[0], point.b[0], point.c[0]) == (0.6, 0.3, 0.1)
+    assert point.mode == "markers" and "(0.60, 0.30, 0.10)" in fig.layout.title.text   # never clipped by the triangle
     t = fig.layout.ternary
     assert t.sum == 1
     assert [t.aaxis.title.text, t.baxis.title.text, t.caxis.title.text] == ["α river", "α bank", "α muddy"]

@@ -14,7 +14,7 @@ import streamlit as st
 import attention_core as core
 from figures.glove import glove_pca_figure
 from ui.charts import built, chart
-from ui.data import glove
+from ui.data import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
 
@@ -33,7 +33,7 @@ def _map(path: str) -> dict:
     found, coords, missing = core.static_map(glove(), words)
     return {"title": title, "ambiguous": ambiguous, "words": found, "coords": coords, "missing": missing,
             "groups": [group_of[w] for w in found],
-            "neighbours": glove().nearest(ambiguous, 10) if ambiguous in glove() else []}
+            "neighbours": glove_nearest(ambiguous, 10) if ambiguous in glove() else []}
 
 
 def render_real_vectors(intro: str, key: str = "poly_real") -> None:
