@@ -60,14 +60,16 @@ def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -
 
 
 def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "", height: int = 320, *,
-           override: dict | None = None, **layout: object) -> go.Figure:
+           legend: bool | None = None, override: dict | None = None, **layout: object) -> go.Figure:
     """One go.Figure from plain trace dicts (each with its "type") and layout keywords, built once.
 
     ``layout`` is the figure's own layout (axis ranges, shapes, barmode); the common title, margins and
-    legend go over it. ``override`` goes over those in turn, for a figure that needs, say, a wider margin
-    than the common one.
+    legend go over it. ``legend``: whether to show one (with its row of height and margin); by default,
+    when there is more than one trace. ``override`` goes over all that in turn, for a figure that needs,
+    say, a wider margin than the common one.
     """
-    merged = _merge(layout, _common(title, x_title, y_title, height, legend=len(traces) > 1))
+    legend = len(traces) > 1 if legend is None else legend
+    merged = _merge(layout, _common(title, x_title, y_title, height, legend=legend))
     if override:
         merged = _merge(merged, override)
     return go.Figure({"data": traces, "layout": merged})

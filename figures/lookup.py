@@ -30,8 +30,7 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
                   xaxis2={"domain": [0.56, 1.0], "range": [0, 1.15], "anchor": "y", "automargin": True,
                           "title": {"text": "② weight α"}},
                   yaxis={"autorange": "reversed"},
-                  override={"showlegend": False, "height": 300,
-                            "margin": {"l": text_px(rows) + LABEL_PAD, "b": 72}})
+                  legend=False, override={"margin": {"l": text_px(rows) + LABEL_PAD}})
 
 
 def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> go.Figure:

@@ -18,6 +18,13 @@ def test_a_legend_adds_a_row_to_the_bottom_margin_and_nothing_else():
     assert (pair.layout.margin.l, pair.layout.margin.r, pair.layout.margin.t) == (MARGIN["l"], MARGIN["r"], MARGIN["t"])
 
 
+def test_a_figure_can_refuse_the_legend_its_traces_would_get():
+    fig = figure([LINE, LINE], "two, no legend", legend=False)
+    assert fig.layout.showlegend is False and fig.layout.margin.to_plotly_json() == MARGIN
+    assert fig.layout.height == figure([LINE], "one").layout.height
+    assert figure([LINE], "one, with a legend", legend=True).layout.margin.b == MARGIN["b"] + LEGEND_ROW
+
+
 def test_an_override_margin_keeps_the_other_sides():
     fig = figure([LINE], "t", override={"margin": {"b": 140}})
     assert fig.layout.margin.b == 140 and fig.layout.margin.l == MARGIN["l"]
