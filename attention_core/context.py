@@ -28,6 +28,11 @@ class ContextTrace:
     z: np.ndarray
 
     @property
+    def contributions(self) -> np.ndarray:
+        """α_j x_j: [n, d], each token's part of z; its rows add up to z."""
+        return self.weights[:, None] * self.X
+
+    @property
     def shift(self) -> np.ndarray:
         """z − x: how far, and which way, the context moved the word."""
         return self.z - self.x

@@ -1,4 +1,4 @@
-"""Figures for the polysemy lesson: the sense map, the weights of a context, the dimension experiment."""
+"""Figures for the polysemy lesson: the sense map, the map with a context and its weights, the dimension experiment."""
 
 from __future__ import annotations
 
@@ -17,15 +17,9 @@ GROUP_NAMES = {"river": "river words", "finance": "finance words", "sense": "sen
 STAR_RADIUS = 0.03                                  # z's star marker, in the map's data units (about 8 px)
 
 
-def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
-              z: np.ndarray | None = None, highlight: tuple[str, ...] = (),
-              label_positions: list[str] | None = None) -> go.Figure:
-    """Words as points in 2-D, coloured by group, with the static bank vector and (optionally) the
-    contextual vector z and an arrow from one to the other (the last trace).
-
-    X: [n, 2]; static, z: [2]. Words in ``highlight`` (the context) are drawn larger and labelled in bold.
-    ``label_positions``: a Plotly text position per word (default "top center").
-    """
+def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
+                z: np.ndarray | None, highlight: tuple[str, ...], label_positions: list[str] | None) -> list[dict]:
+    """The sense map's traces: one per group, the static point, then z and the arrow to it (if z is given)."""
     X = np.asarray(X, dtype=float)
     traces = []
     for group in dict.fromkeys(groups):
@@ -53,20 +47,48 @@ def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.nda
         length = float(np.hypot(*step))
         tip = z - step / length * STAR_RADIUS if length > 2 * STAR_RADIUS else z
         traces.append(arrow(static, tip, "static → z", palette.OUTPUT, width=2) | {"showlegend": False})
-    # The legend wraps to three rows in the page's column, four with z.
-    return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →", height=470,
-                  xaxis={"range": [-0.12, 1.12]}, yaxis={"range": [0.2, 1.06], "scaleanchor": "x", "scaleratio": 1},
-                  override={"margin": {"b": 168 if z is not None else 152}})
+    return traces
 
 
-def weight_bars(words: list[str], weights: np.ndarray, groups: list[str]) -> go.Figure:
-    """The attention weights α_j of bank on each token of its sentence, coloured by the token's group."""
+MAP_AXES = {"xaxis": {"range": [-0.12, 1.12]}, "yaxis": {"range": [0.2, 1.06], "scaleanchor": "x", "scaleratio": 1}}
+
+
+def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
+              label_positions: list[str] | None = None) -> go.Figure:
+    """Words as points in 2-D, coloured by group, with the static bank vector (the last trace).
+
+    X: [n, 2]; static: [2]. ``label_positions``: a Plotly text position per word (default "top center").
+    """
+    traces = _map_traces(words, X, groups, static, None, (), label_positions)
+    # The legend wraps to three rows in the page's column.
+    return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →", height=470, **MAP_AXES,
+                  override={"margin": {"b": 152}})
+
+
+def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray, z: np.ndarray,
+                tokens: list[str], weights: np.ndarray, token_groups: list[str], highlight: tuple[str, ...] = (),
+                label_positions: list[str] | None = None) -> go.Figure:
+    """The sense map with the contextual vector z and an arrow to it from the static point (axes x, y),
+    beside bank's attention weight α_j on each token of its sentence (axes x2, y2, the last trace): one
+    chart, so a move of the temperature redraws one figure, not two.
+
+    X: [n, 2]; static, z: [2]; weights: [m], one per token, coloured by ``token_groups``. Words in
+    ``highlight`` (the context) are drawn larger and labelled in bold.
+    """
     weights = np.asarray(weights, dtype=float)
-    bars = {"type": "bar", "x": words, "y": weights,
-            "marker": {"color": [GROUP_COLOURS.get(g, palette.NEUTRAL) for g in groups]},
-            "text": [f"{w:.3f}" for w in weights], "textposition": "outside", "cliponaxis": False}
-    return figure([bars], "How bank shares its attention", "token in the sentence", "weight α", height=320,
-                  yaxis={"range": [0, 1.1]})
+    bars = {"type": "bar", "orientation": "h", "y": tokens, "x": weights, "xaxis": "x2", "yaxis": "y2",
+            "name": "weight α_j", "showlegend": False,
+            "marker": {"color": [GROUP_COLOURS.get(g, palette.NEUTRAL) for g in token_groups]},
+            "text": [f"{w:.3f}" for w in weights], "textposition": "outside", "cliponaxis": False,
+            "hovertemplate": "%{y}: α = %{x:.4f}<extra></extra>"}
+    traces = [*_map_traces(words, X, groups, static, z, highlight, label_positions), bars]
+    return figure(traces, "Where bank lands, and how it shares its attention", "finance-ish →", "nature-ish →",
+                  height=440, xaxis={"domain": [0.0, 0.6]} | MAP_AXES["xaxis"], yaxis=MAP_AXES["yaxis"],
+                  # The bars' token labels sit in the gap between the two plots.
+                  xaxis2={"domain": [0.74, 1.0], "range": [0, 1.2], "anchor": "y2", "automargin": True,
+                          "title": {"text": "weight α_j of each token"}},
+                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True},
+                  override={"margin": {"b": 120}})
 
 
 def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], dist_context: list[float],

@@ -5,9 +5,12 @@ The ``open_page`` fixture in tests/conftest.py is this module's ``open_page``.
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from pathlib import Path
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -57,3 +60,24 @@ def answer(at: AppTest, key: str, text_start: str) -> AppTest:
     radio = at.radio(key=key)
     radio.set_value(next(o for o in radio.options if o.startswith(text_start))).run()
     return at
+
+
+def decoded(value):
+    """Plotly sends numeric arrays as {"dtype", "bdata" (base64), "shape"}; lists and strings as they are."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = value.get("shape")
+        return flat.reshape([int(n) for n in str(shape).split(",")]) if shape else flat
+    if isinstance(value, dict):
+        return {k: decoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decoded(v) for v in value]
+    return value
+
+
+def figure(at, key: str) -> dict:
+    """The plotly figure of the chart with this key, arrays decoded."""
+    for el in at.get("plotly_chart"):
+        if el.proto.id and key in el.proto.id:
+            return decoded(json.loads(el.proto.spec))
+    raise AssertionError(f"no chart {key}: {[el.proto.id for el in at.get('plotly_chart')]}")

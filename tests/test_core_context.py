@@ -50,6 +50,9 @@ def test_contextualize_matches_a_naive_loop(X, x, T):
     np.testing.assert_allclose(trace.scores, scores, atol=1e-12)
     np.testing.assert_allclose(trace.weights, w, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(trace.z, z, rtol=1e-9, atol=1e-9)
+    parts = [[w[j] * X[j][c] for c in range(len(x))] for j in range(len(X))]      # α_j x_j, token by token
+    np.testing.assert_allclose(trace.contributions, parts, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(trace.contributions.sum(axis=0), trace.z, rtol=1e-9, atol=1e-9)
 
 
 def test_river_context_pulls_bank_towards_the_river_sense_and_finance_the_other_way():

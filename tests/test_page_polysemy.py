@@ -2,11 +2,12 @@
 
 from functools import partial
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from tests import _apptest
-from tests._apptest import metric
+from tests._apptest import figure, metric
 
 open_page = partial(_apptest.open_page, "polysemy")
 
@@ -33,6 +34,19 @@ def test_context_words_steer_bank_to_their_sense():
     assert not at.exception
     assert "leans **finance**" in z_text(at)
     assert metric(at, "distance to finance sense") < metric(at, "distance to river sense")
+
+
+def test_the_context_chart_draws_the_numbers_the_text_states():
+    at = open_page()
+    at.multiselect(key="pl_ctx").set_value(["water", "cash", "muddy"]).run()
+    fig = figure(at, "pl_fig_context")
+    bars, star = fig["data"][-1], next(t for t in fig["data"] if t.get("name") == "contextual bank z")
+    assert list(bars["y"]) == ["bank", "water", "cash", "muddy"]                 # bank first: it attends to itself
+    assert np.sum(bars["x"]) == pytest.approx(1.0)
+    z = [float(v) for v in z_text(at).split("**[")[1].split("]**")[0].split(", ")]
+    np.testing.assert_allclose([star["x"][0], star["y"][0]], z, atol=5e-5)        # the text rounds to 4 places
+    p = np.asarray(bars["x"], dtype=float)
+    assert metric(at, "spread of the weights (entropy)") == pytest.approx(-(p * np.log(p)).sum(), abs=5e-4)
 
 
 def test_lower_temperature_sharpens_the_weights():

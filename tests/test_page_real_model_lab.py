@@ -3,38 +3,14 @@ markup stays text, and the prediction and the check behave."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import numpy as np
 import pytest
 
 import attention_core as core
-from tests._apptest import answer, open_page, texts
+from tests._apptest import answer, figure, open_page, texts
 
 SLUG = "real_model_lab"
 RIVER = "I sat on the muddy river bank"
-
-
-def decoded(value):
-    """Plotly sends numeric arrays as {"dtype", "bdata" (base64), "shape"}; lists and strings as they are."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        shape = value.get("shape")
-        return flat.reshape([int(n) for n in str(shape).split(",")]) if shape else flat
-    if isinstance(value, dict):
-        return {k: decoded(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [decoded(v) for v in value]
-    return value
-
-
-def figure(at, key: str) -> dict:
-    """The plotly figure of the chart with this key, arrays decoded."""
-    for el in at.get("plotly_chart"):
-        if el.proto.id and key in el.proto.id:
-            return decoded(json.loads(el.proto.spec))
-    raise AssertionError(f"no chart {key}: {[el.proto.id for el in at.get('plotly_chart')]}")
 
 
 def heatmap_z(at) -> np.ndarray:

@@ -24,7 +24,10 @@ def built(builder: Callable[..., go.Figure], *args: object, **kwargs: object) ->
     before it changes anything.
     """
     name = f"{builder.__module__}.{builder.__qualname__}"
-    return _built(name, fingerprint((name, args, sorted(kwargs.items()))), builder, args, kwargs)
+    # Keywords, not positions: for each positional argument Streamlit's cache looks up the function's
+    # signature again (inspect.signature, ~0.1 ms each), on every call.
+    return _built(name=name, key=fingerprint((name, args, sorted(kwargs.items()))), _builder=builder, _args=args,
+                  _kwargs=kwargs)
 
 
 def fingerprint(value: object) -> str:
