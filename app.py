@@ -14,3 +14,4 @@ for item in page_index():
         st.Page(f"pages/{item.slug}.py", title=item.title, icon=item.icon, default=item.slug == "home")
     )
 st.navigation(sections).run()
+entry.settle_heap()

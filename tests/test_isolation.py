@@ -201,8 +201,8 @@ PROCESS_WIDE = {
     "attention_core/_blas.py:58: 'global _users, _saved_threads' rebinds module state",
     # Streamlit's switch for old-style pages/ apps is a property of the server process; ui/entry.py turns it
     # off so that deep links run through app.py (see its docstring). No session's data is involved.
-    "ui/entry.py:22: writes into imported, shared state: PagesManager.uses_pages_directory",
-    "ui/entry.py:34: writes into imported, shared state: PagesManager.uses_pages_directory",
+    "ui/entry.py:24: writes into imported, shared state: PagesManager.uses_pages_directory",
+    "ui/entry.py:36: writes into imported, shared state: PagesManager.uses_pages_directory",
 }
 
 
@@ -293,3 +293,4 @@ def test_the_cache_check_catches_what_it_should(tmp_path):
         "@st.cache_resource(ttl=60)\ndef d(x): return x\n", encoding="utf-8")
     found = cache_problems(probe)
     assert [p.split(": ", 1)[1].split(" ")[0] for p in found] == ["@cache_data", "@cache_resource", "functools"], found
+

@@ -9,6 +9,8 @@ this time through app.py, which opens the same page with the same query paramete
 
 from __future__ import annotations
 
+import gc
+
 import streamlit as st
 
 _MARK = "_entry_ran"
@@ -33,3 +35,18 @@ def ensure_entry() -> None:
 
         PagesManager.uses_pages_directory = False
         st.rerun()
+
+
+def settle_heap() -> None:
+    """Called by app.py after a run: the first time in this process, collect once and freeze what is left.
+
+    With runner.postScriptGC off (.streamlit/config.toml), Python's own collector still runs now and then,
+    and a full (generation 2) pass walks every object the server holds: NumPy, pandas, Plotly and
+    Streamlit's modules, ~130,000 objects after a tour of the pages. Each such pass took 110–210 ms in a
+    running server (logged through gc.callbacks) and holds the GIL, so every session waits. Frozen objects
+    are left out of later passes (a full collection then took under 1 ms in the same process); whatever
+    the server makes afterwards (sessions, cached figures) is collected as usual.
+    """
+    if gc.get_freeze_count() == 0:                       # nothing frozen yet: the first run in this process
+        gc.collect()
+        gc.freeze()
