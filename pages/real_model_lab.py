@@ -25,8 +25,11 @@ def fit_choice(key: str, options: list[str], default: str) -> None:
         st.session_state[key] = default
 
 
-def use_preset(text: str) -> None:
-    st.session_state["lab_text"] = text
+def use_preset() -> None:
+    """An example picked: it becomes the sentence, and the chips clear so the same one can be picked again."""
+    if st.session_state.get("lab_preset"):
+        st.session_state["lab_text"] = st.session_state["lab_preset"]
+    st.session_state["lab_preset"] = None
 
 
 frame = lesson("real_model_lab")
@@ -35,9 +38,8 @@ shown = frame.steps(STEPS)
 
 st.subheader("① Your sentence")
 text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
-cols = st.columns(2)                                      # two a row: the presets stay readable in a narrow page
-for n, p in enumerate(PRESETS):
-    cols[n % 2].button(p, key=f"lab__preset_{n}", on_click=use_preset, args=(p,), width="stretch")
+# One widget for the examples, not a button each: every widget costs the server a little on every run.
+st.pills("Or start from an example", PRESETS, key="lab_preset", on_change=use_preset)
 try:
     r = data.encode(text or "")
 except ValueError as err:

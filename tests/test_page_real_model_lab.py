@@ -49,9 +49,13 @@ def test_heatmap_follows_layer_head_and_the_head_average(run):
 
 def test_presets_fill_the_sentence():
     at = open_page(SLUG)
-    at.button(key="lab__preset_1").click().run()
+    at.pills(key="lab_preset").set_value("I deposited cash at the bank").run()
     assert at.text_input(key="lab_text").value == "I deposited cash at the bank"
     assert "deposited" in at.code[0].value
+    assert at.pills(key="lab_preset").value is None                  # cleared, so it can be picked again
+    at.text_input(key="lab_text").set_value("My own words").run()
+    at.pills(key="lab_preset").set_value("I deposited cash at the bank").run()
+    assert at.text_input(key="lab_text").value == "I deposited cash at the bank"
 
 
 def test_who_attends_bars_show_the_chosen_tokens_row(run):

@@ -139,8 +139,7 @@ class Frame:
                 st.markdown(t.more.strip())
         with self._folded("Takeaways and what comes next"):
             st.subheader("Takeaways")
-            for title, body in t.takeaways:
-                st.markdown(f"- **{title}.** {body}")
+            st.markdown("\n".join(f"- **{title}.** {body}" for title, body in t.takeaways))   # one element
             st.markdown(f"**Next connection.** {t.next_text}")
         before, after = neighbours(self.slug)
         cols = st.columns(2)

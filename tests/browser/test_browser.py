@@ -94,6 +94,31 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     assert not problems.errors, problems.errors
 
 
+@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="pages/real_model_lab.py is not in the lesson index yet")
+def test_an_example_chip_fills_the_lab_sentence_and_can_be_picked_again(server, page):
+    """The examples are one chip widget whose callback copies the pick into the sentence and clears itself:
+    after typing something else, the same chip must work a second time."""
+    pg, problems = page
+    open_page(pg, problems, server, "real_model_lab")
+    sentence = pg.locator('[data-testid="stMain"] [data-testid="stTextInput"] input').first
+    chips = pg.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button')
+    example = chips.nth(1).inner_text().strip()
+    for typed in ("A sentence of my own", None):
+        if typed:
+            runs = problems.runs.finished
+            sentence.fill(typed)
+            sentence.press("Enter")
+            problems.runs.wait(runs, timeout_ms=180_000)
+            assert sentence.input_value() == typed
+        runs = problems.runs.finished
+        chips.nth(1).click()
+        problems.runs.wait(runs, timeout_ms=180_000)
+        pg.wait_for_timeout(500)
+        assert sentence.input_value() == example
+        assert example.split()[-1].lower() in pg.locator('[data-testid="stMain"] code').first.inner_text()
+    assert pg.locator(EXCEPTION).count() == 0 and not problems.errors, problems.errors
+
+
 @pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
 def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
     """?present=1 turns presenter mode on; a clicker's PageDown / PageUp press Next / Back."""
