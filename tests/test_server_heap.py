@@ -7,9 +7,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_first_run_freezes_the_loaded_libraries_and_later_runs_freeze_nothing_more():
+def test_the_first_run_freezes_the_loaded_libraries_and_later_runs_do_nothing():
     """ui.entry.settle_heap in a fresh interpreter, as the server calls it after each run: the first call
-    freezes what exists (the libraries a full collection would otherwise walk), later calls add nothing."""
+    freezes what exists (the libraries a full collection would otherwise walk); later calls neither collect,
+    nor freeze, nor ask the collector anything (gc.get_freeze_count walks every frozen object)."""
     code = (
         "import gc, sys; sys.path.insert(0, '.')\n"
         "import numpy, pandas, plotly.graph_objects\n"
@@ -17,7 +18,12 @@ def test_the_first_run_freezes_the_loaded_libraries_and_later_runs_freeze_nothin
         "assert gc.get_freeze_count() == 0\n"
         "entry.settle_heap(); first = gc.get_freeze_count()\n"
         "made_later = [[i] for i in range(1000)]\n"
-        "entry.settle_heap(); print(first, gc.get_freeze_count())\n"
+        "def untouchable(*args): raise AssertionError('the collector was asked again')\n"
+        "saved = gc.collect, gc.freeze, gc.get_freeze_count\n"
+        "gc.collect = gc.freeze = gc.get_freeze_count = untouchable\n"
+        "entry.settle_heap(); entry.settle_heap()\n"
+        "gc.collect, gc.freeze, gc.get_freeze_count = saved\n"
+        "print(first, gc.get_freeze_count())\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     first, later = map(int, out.stdout.split())

@@ -1,0 +1,45 @@
+"""app.py's navigation: the pages are made once per process, and every run gets its own copies."""
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from ui.content import page_index
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Runs inside a script run, where st.Page can be made; reports what two calls handed out.
+PROBE = f"""
+import json, sys
+sys.path.insert(0, {str(ROOT)!r})
+import streamlit as st
+from ui import entry
+
+entry._page_templates.cache_clear()
+first, second = entry.navigation_pages({str(ROOT)!r}), entry.navigation_pages({str(ROOT)!r})
+pages = [p for name in first for p in first[name]]
+again = [p for name in second for p in second[name]]
+st.text(json.dumps({{
+    "sections": list(first),
+    "titles": [p.title for p in pages],
+    "files": [str(p._page) for p in pages],
+    "defaults": [p._default for p in pages],
+    "same_files": [str(a._page) == str(b._page) and a.url_path == b.url_path for a, b in zip(pages, again)],
+    "shared": sum(a is b for a, b in zip(pages, again)),
+    "made": entry._page_templates.cache_info().misses,
+}}))
+"""
+
+
+def test_the_pages_follow_the_index_and_each_run_gets_its_own():
+    at = AppTest.from_string(PROBE, default_timeout=60).run()
+    assert not at.exception, at.exception
+    got = json.loads(at.text[0].value)
+    index = page_index()
+    assert got["sections"] == list(dict.fromkeys(p.section for p in index))
+    assert got["titles"] == [p.title for p in index]
+    assert got["files"] == [str(ROOT / "pages" / f"{p.slug}.py") for p in index]
+    assert got["defaults"] == [p.slug == "home" for p in index]
+    # Made once for both calls; handed out as copies, so st.navigation marking one never reaches another run.
+    assert got["made"] == 1 and got["shared"] == 0 and all(got["same_files"])
