@@ -47,12 +47,10 @@ except ValueError as err:
     st.info(f"{err} Type a sentence above or pick one of the examples.", icon=":material/edit:")
 if r is not None:
     frame.note("tokens")
-    st.caption("Your sentence, exactly as typed (any markup stays plain text), then the tokens the model reads:")
-    st.text(text.replace("\x00", "")[:500] + ("…" if len(text) > 500 else ""))
-    st.code("  ".join(r.tokens), language=None, wrap_lines=True)
     T, unk = len(r.tokens), r.tokens.count("[UNK]")
-    st.caption(f"{T} tokens, [CLS] and [SEP] included." + (f" {unk} became [UNK]: the vocabulary cannot spell "
-               "them (emoji and many symbols)." if unk else ""))
+    st.caption(f"The {T} tokens the model reads, [CLS] and [SEP] included, as plain text (markup is never run)."
+               + (f" {unk} became [UNK]: pieces the vocabulary cannot spell (emoji and many symbols)." if unk else ""))
+    st.code("  ".join(r.tokens), language=None, wrap_lines=True)
     if r.truncated:
         st.warning(f"Truncated: the model reads at most {data.minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
@@ -112,36 +110,33 @@ frame.check("one_head")
 def contextual_neighbours(word: str, ex: dict | None) -> None:
     st.subheader("⑤ Static against contextual neighbours")
     frame.note("neighbours")
-    # One above the other: the reference sentences need the width for their labels.
-    left, right = st.container(), st.container()
-    with left:
-        try:
-            near = data.glove_nearest(word, 10)
-            chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
-                        "GloVe: one vector, one list", "cosine"),
-                  f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
-                  lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
-        except ValueError as err:
-            st.info(str(err), icon=":material/info:")
-    with right:
-        # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
-        a, b = st.columns(2)
-        pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
-        nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
-        if ex is None or ex["ref_stacks"] is None:
-            st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
-                    + ", ".join(sorted({x["word"] for x in data.LAB["references"]})) + ".", icon=":material/info:")
-        elif pick not in ex["stacks"]:
-            st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
-        else:
-            _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
-            senses = [s for s, _ in ex["refs"]]
-            chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
-                        "cosine", senses),
-                  f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
-                  "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
-                  + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
-                                               "cosine": cos.round(4)}), key="lab_fig_context")
+    # One above the other (the reference sentences need the width for their labels): GloVe's list first.
+    try:
+        near = data.glove_nearest(word, 10)
+        chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
+                    "GloVe: one vector, one list", "cosine"),
+              f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
+              lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
+    except ValueError as err:
+        st.info(str(err), icon=":material/info:")
+    # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
+    a, b = st.columns(2)
+    pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+    nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+    if ex is None or ex["ref_stacks"] is None:
+        st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
+                + ", ".join(sorted({x["word"] for x in data.LAB["references"]})) + ".", icon=":material/info:")
+    elif pick not in ex["stacks"]:
+        st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
+    else:
+        _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
+        senses = [s for s, _ in ex["refs"]]
+        chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
+                    "cosine", senses),
+              f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
+              "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
+              + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
+                                           "cosine": cos.round(4)}), key="lab_fig_context")
 
 
 # One fragment for ④ and ⑤: the word and the sentences typed here (not the lab's sentence) drive both, so

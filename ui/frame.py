@@ -56,9 +56,8 @@ class Frame:
         c = self.text.check(check_id)
         key = f"{self.slug}__check__{c.id}"
         with st.container(border=True):
-            st.markdown(f"**Check yourself.** {c.prompt}")
-            choice = st.radio("Your answer", [ch.text for ch in c.choices], index=None, key=key,
-                              label_visibility="collapsed")
+            # The question is the radio's own label: a screen reader announces it with the choices.
+            choice = st.radio(f"**Check yourself.** {c.prompt}", [ch.text for ch in c.choices], index=None, key=key)
             if choice is None:
                 return None
             picked = next(ch for ch in c.choices if ch.text == choice)
@@ -81,9 +80,7 @@ class Frame:
         key = f"{self.slug}__predict__{p.id}"
         revealed_key = f"{key}__revealed"
         with st.container(border=True):
-            st.markdown(f"**Predict first.** {p.prompt}")
-            choice = st.radio("Your prediction", [c.text for c in p.choices], index=None, key=key,
-                              label_visibility="collapsed")
+            choice = st.radio(f"**Predict first.** {p.prompt}", [c.text for c in p.choices], index=None, key=key)
             if not st.session_state.get(revealed_key):
                 if not st.button("Reveal the answer", key=f"{key}__button", disabled=choice is None):
                     if choice is None:
@@ -138,9 +135,9 @@ class Frame:
             with st.expander("More context and the mechanics"):
                 st.markdown(t.more.strip())
         with self._folded("Takeaways and what comes next"):
-            st.subheader("Takeaways")
-            st.markdown("\n".join(f"- **{title}.** {body}" for title, body in t.takeaways))   # one element
-            st.markdown(f"**Next connection.** {t.next_text}")
+            # One element, not three: every element costs the server a little on every run.
+            st.markdown("### Takeaways\n\n" + "\n".join(f"- **{title}.** {body}" for title, body in t.takeaways)
+                        + f"\n\n**Next connection.** {t.next_text}")
         before, after = neighbours(self.slug)
         cols = st.columns(2)
         if before is not None:
