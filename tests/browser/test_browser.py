@@ -87,8 +87,11 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     pg.wait_for_timeout(1000)
     assert not problems.dialogs, f"a script ran: {problems.dialogs}"
     assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
-    assert "<script>alert(1)</script>" in pg.locator('[data-testid="stMain"]').inner_text(), \
-        "the sentence with its tag is not shown as literal text"
+    # The sentence stays in its box exactly as typed, and the tag's pieces appear among the tokens as text.
+    assert box.first.input_value() == SENTENCE, "the box does not show the sentence as typed"
+    tokens = pg.locator('[data-testid="stMain"] [data-testid="stCode"]').first.inner_text().split()
+    assert tokens[tokens.index("script") - 1: tokens.index("script") + 2] == ["<", "script", ">"], \
+        f"the tag is not shown as literal tokens: {tokens}"
     injected = pg.evaluate("() => [...document.scripts].filter(s => s.textContent.includes('alert(1)')).length")
     assert injected == 0
     assert not problems.errors, problems.errors
