@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import entry as entry_point
 from ui import present, progress
-from ui.content import load_lesson, page_index
+from ui.content import PAGE_FILES, load_lesson, page_index
 
 entry_point.ensure_entry()
 present.sidebar_toggle()
@@ -17,7 +17,7 @@ st.markdown(f"**What you will be able to do.** {home.goal}")
 lessons = [p for p in page_index() if p.slug != "home"]
 visited = set(progress.visited())
 st.markdown(f"**Where to start.** {home.trap.strip()}")
-st.page_link(f"pages/{lessons[0].slug}.py", label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
+st.page_link(PAGE_FILES.format(slug=lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
 
 section = None
 for entry in lessons:
@@ -30,6 +30,6 @@ for entry in lessons:
         status = "visited" if entry.slug in visited else "not visited yet"
         if answers:
             status += f" · {sum(answers.values())} of {len(answers)} questions right first time"
-        st.page_link(f"pages/{entry.slug}.py", label=text.title, icon=entry.icon)
+        st.page_link(PAGE_FILES.format(slug=entry.slug), label=text.title, icon=entry.icon)
         st.markdown(f"*{text.question}*")
         st.caption(f"Goal: {text.goal}  \nProgress: {status}")

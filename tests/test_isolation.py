@@ -293,4 +293,3 @@ def test_the_cache_check_catches_what_it_should(tmp_path):
         "@st.cache_resource(ttl=60)\ndef d(x): return x\n", encoding="utf-8")
     found = cache_problems(probe)
     assert [p.split(": ", 1)[1].split(" ")[0] for p in found] == ["@cache_data", "@cache_resource", "functools"], found
-

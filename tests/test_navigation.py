@@ -17,7 +17,7 @@ import streamlit as st
 from ui import entry
 
 entry._page_templates.cache_clear()
-first, second = entry.navigation_pages({str(ROOT)!r}), entry.navigation_pages({str(ROOT)!r})
+first, second = entry.navigation_pages(), entry.navigation_pages()
 pages = [p for name in first for p in first[name]]
 again = [p for name in second for p in second[name]]
 st.text(json.dumps({{

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-LESSONS_DIR = Path(__file__).resolve().parent.parent / "assets" / "lessons"
+APP_DIR = Path(__file__).resolve().parent.parent            # where app.py is
+LESSONS_DIR = APP_DIR / "assets" / "lessons"
+PAGE_FILES = "pages/{slug}.py"                               # each lesson's script, relative to APP_DIR
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import gc
 
 import streamlit as st
 
-from ui.content import page_index
+from ui.content import APP_DIR, PAGE_FILES, page_index
 
 _MARK = "_entry_ran"
 _RETRIED = "_entry_retried"
@@ -41,22 +41,23 @@ def ensure_entry() -> None:
         st.rerun()
 
 
-def navigation_pages(app_dir: str) -> dict[str, list[st.Page]]:
+def navigation_pages() -> dict[str, list[st.Page]]:
     """Called by app.py: the lessons' pages for st.navigation, by section, in teaching order (index.toml).
 
     Copies of pages made once per process: st.Page resolves and checks its file on the disk each time it
     is made (2.8 ms for the eleven, on every rerun: a third of the floor page's whole rerun), and
     st.navigation marks the page it picks to run on the object itself, so no two runs share one.
     """
-    return {name: [copy.copy(p) for p in pages] for name, pages in _page_templates(app_dir).items()}
+    return {name: [copy.copy(p) for p in pages] for name, pages in _page_templates().items()}
 
 
-@functools.lru_cache(maxsize=2)                           # one app folder per process, in practice
-def _page_templates(app_dir: str) -> dict[str, tuple[st.Page, ...]]:
+@functools.cache                                          # no arguments: made once per process
+def _page_templates() -> dict[str, tuple[st.Page, ...]]:
     sections: dict[str, list[st.Page]] = {}
     for item in page_index():
         sections.setdefault(item.section, []).append(
-            st.Page(f"{app_dir}/pages/{item.slug}.py", title=item.title, icon=item.icon, default=item.slug == "home")
+            st.Page(str(APP_DIR / PAGE_FILES.format(slug=item.slug)), title=item.title, icon=item.icon,
+                    default=item.slug == "home")
         )
     return {name: tuple(pages) for name, pages in sections.items()}
 

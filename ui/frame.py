@@ -15,9 +15,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import entry, present, progress
-from ui.content import Check, Lesson, load_lesson, neighbours
-
-PAGE_FILES = "pages/{slug}.py"
+from ui.content import PAGE_FILES, Check, Lesson, load_lesson, neighbours
 
 
 @dataclass
