@@ -64,3 +64,21 @@ from .softmax import (
     softmax_jacobian,
 )
 from .words import clean_label, parse_labels
+from .masks import (
+    prompt_words,
+    CrossAttention,
+    causal_mask,
+    cross_attention,
+    padding_mask,
+    renormalised_rows,
+    scene_patches,
+)
+from .multi_head import (
+    AttentionCost,
+    HeadRoles,
+    MultiHeadTrace,
+    attention_cost,
+    head_columns,
+    head_roles,
+    multi_head_attention,
+)

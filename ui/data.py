@@ -194,3 +194,12 @@ def layer_experiment(word: str, sentences: tuple[str, ...]) -> dict:
 def glove_nearest(word: str, k: int) -> list[tuple[str, float]]:
     """The word's k nearest GloVe words: 50,000 cosines and an argsort, so once per word, not per rerun."""
     return glove().nearest(word, k)
+
+
+# ── multi_head ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def head_roles(text: str) -> core.HeadRoles:
+    """Each head's favourite key per token in the lab's cached run of ``text`` (the same run the lab draws)."""
+    r = encode(text)
+    return core.head_roles(r.attentions, r.tokens)

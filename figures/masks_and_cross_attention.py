@@ -1,0 +1,77 @@
+"""Figures for masks and cross-attention: masked weights, the patches' weights over the prompt's words,
+and the picture with each patch's pull toward one word laid over it.
+
+Words may come from what a learner typed, so every label is HTML-escaped here.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import TITLED_LABEL_PAD, figure, text_px
+
+
+def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labels: list[str],
+                          col_labels: list[str], title: str) -> go.Figure:
+    """weights: [n_q, n_k]; a blocked cell (mask False) shows "×" instead of its 0, so a zero that the mask
+    forced reads differently from a weight that merely came out small."""
+    weights = np.asarray(weights, dtype=float)
+    blocked = np.zeros(weights.shape, dtype=bool) if mask is None else ~np.asarray(mask, dtype=bool)
+    text = np.where(blocked, "×", np.char.mod("%.2f", weights))
+    rows, cols = [escape(r) for r in row_labels], [escape(c) for c in col_labels]
+    heat = {"type": "heatmap", "z": np.where(blocked, np.nan, weights), "x": cols, "y": rows, "zmin": 0.0,
+            "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "text": text, "texttemplate": "%{text}",
+            "colorbar": {"title": {"text": "weight"}, "thickness": 10}, "hoverongaps": False,
+            "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+    return figure([heat], title, "key: the token looked at", "query: the token looking", height=340,
+                  yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "b": 80}})
+
+
+def cross_weights_figure(weights: np.ndarray, patch_labels: list[str], words: list[str]) -> go.Figure:
+    """weights: [n_patches, n_words], one row per patch over the prompt's words: not square."""
+    weights = np.asarray(weights, dtype=float)
+    cols = [f"{j + 1}: {escape(w)}" for j, w in enumerate(words)]
+    rows = [escape(p) for p in patch_labels]
+    heat = {"type": "heatmap", "z": weights, "x": cols, "y": rows, "zmin": 0.0, "zmax": 1.0,
+            "colorscale": palette.WEIGHT_SCALE, "text": np.round(weights, 2), "texttemplate": "%{text}",
+            "colorbar": {"title": {"text": "weight"}, "thickness": 10},
+            "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+    return figure([heat], f"Each patch's weights over the words ({weights.shape[0]} × {weights.shape[1]})",
+                  "key: a word of the prompt", "query: a patch", height=max(360, 22 * len(rows) + 140),
+                  yaxis={"autorange": "reversed"}, xaxis={"tickangle": -30},
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "b": 100}})
+
+
+def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_word: np.ndarray, word: str,
+                 top_words: list[str]) -> go.Figure:
+    """The picture (left: each patch's colour, a circle where the ball is, and the word it draws on most)
+    and the same grid shaded by every patch's weight on ``word`` (right). Patches run row by row."""
+    w = np.asarray(weight_on_word, dtype=float).reshape(grid, grid)
+    shapes, notes = [], []
+    for i, colour in enumerate(colours):
+        r, c = divmod(i, grid)
+        shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": c, "x1": c + 1, "y0": r, "y1": r + 1,
+                       "fillcolor": colour, "line": {"color": "#ffffff", "width": 1}, "layer": "below"})
+        if round_[i]:
+            shapes.append({"type": "circle", "xref": "x", "yref": "y", "x0": c + 0.15, "x1": c + 0.85,
+                           "y0": r + 0.15, "y1": r + 0.85, "line": {"color": "#ffffff", "width": 2}})
+        notes.append({"text": escape(top_words[i]), "x": c + 0.5, "y": r + 0.5, "xref": "x", "yref": "y",
+                      "showarrow": False, "font": {"color": "#000000", "size": 12},
+                      "bgcolor": "rgba(255,255,255,0.7)"})
+    centres = [k + 0.5 for k in range(grid)]
+    heat = {"type": "heatmap", "z": w, "x": centres, "y": centres, "xaxis": "x2", "yaxis": "y2", "zmin": 0.0,
+            "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "text": np.round(w, 2), "texttemplate": "%{text}",
+            "colorbar": {"title": {"text": "weight"}, "thickness": 10, "x": 1.0},
+            "hovertemplate": "patch weight on the word: %{z:.4f}<extra></extra>"}
+    axis = {"range": [0, grid], "showticklabels": False, "showgrid": False, "zeroline": False, "ticks": ""}
+    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=360, legend=False,
+                  shapes=shapes, annotations=notes,
+                  xaxis={**axis, "domain": [0.0, 0.44]}, yaxis={**axis, "range": [grid, 0], "scaleanchor": "x"},
+                  xaxis2={**axis, "domain": [0.52, 0.96], "anchor": "y2"},
+                  yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2"},
+                  override={"margin": {"l": 10, "r": 40, "t": 50, "b": 10}})

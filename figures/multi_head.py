@@ -1,0 +1,121 @@
+"""Figures for multi-head attention: each head's weights side by side, the head blocks of a matrix, the
+12 heads of a real layer as small multiples, and what one layer costs.
+
+Token labels may come from what a learner typed, and Plotly renders a subset of HTML in labels, so
+every label is HTML-escaped here. Real-model axes use positions, not token strings, so a repeated
+token ("the … the") keeps its own row.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import TITLED_LABEL_PAD, figure, text_px
+
+HEAD_COLOURS = [palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED]
+
+
+def _axes(n: int, cols: int, gap: float = 0.04, vgap: float = 0.1) -> tuple[dict, list[tuple[str, str]]]:
+    """Layout axes for an n-panel grid, ``cols`` to a row, filled row by row from the top left."""
+    rows = -(-n // cols)
+    width, height = (1 - gap * (cols - 1)) / cols, (1 - vgap * (rows - 1)) / rows
+    layout, refs = {}, []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        x0, y1 = c * (width + gap), 1 - r * (height + vgap)
+        suffix = "" if i == 0 else str(i + 1)
+        layout[f"xaxis{suffix}"] = {"domain": [x0, x0 + width], "anchor": f"y{suffix}"}
+        layout[f"yaxis{suffix}"] = {"domain": [y1 - height, y1], "anchor": f"x{suffix}", "autorange": "reversed"}
+        refs.append((f"x{suffix}", f"y{suffix}"))
+    return layout, refs
+
+
+def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> go.Figure:
+    """weights: [n_heads, T, T], one heatmap per head (row = the word looking, column = the word looked at),
+    all on one 0–1 colour scale so the heads can be compared cell by cell."""
+    weights = np.asarray(weights, dtype=float)
+    H, T = weights.shape[0], weights.shape[1]
+    if weights.shape != (H, len(labels), len(labels)):
+        raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
+    text = [escape(t) for t in labels]
+    cols = min(H, 2 if H == 4 else H)
+    layout, refs = _axes(H, cols, gap=0.12)
+    traces, notes = [], []
+    for h, (x, y) in enumerate(refs):
+        traces.append({"type": "heatmap", "z": weights[h], "x": text, "y": text, "xaxis": x, "yaxis": y,
+                       "zmin": 0.0, "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "showscale": h == 0,
+                       "colorbar": {"title": {"text": "weight"}, "thickness": 10},
+                       "text": np.round(weights[h], 2), "texttemplate": "%{text}",
+                       "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.4f}<extra></extra>"})
+        dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
+        notes.append({"text": f"<b>head {h + 1}</b>", "xref": "paper", "yref": "paper", "x": dom_x[0],
+                      "y": dom_y[1], "xanchor": "left", "yanchor": "bottom", "showarrow": False,
+                      "font": {"color": HEAD_COLOURS[h % len(HEAD_COLOURS)]}})
+    rows = -(-H // cols)
+    return figure(traces, title, height=300 * rows + 40, legend=False, annotations=notes, **layout,
+                  override={"margin": {"l": text_px(text) + 30, "r": 72, "t": 70, "b": 60}})
+
+
+def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], n_heads: int,
+                  title: str) -> go.Figure:
+    """matrix: [T, d_model] with a line between the column blocks of the heads (d_model / n_heads each)."""
+    matrix = np.asarray(matrix, dtype=float)
+    T, d = matrix.shape
+    top = float(np.abs(matrix).max()) or 1.0
+    rows = [escape(t) for t in row_labels]
+    heat = {"type": "heatmap", "z": matrix, "x": list(range(d)), "y": rows, "colorscale": palette.DIVERGING_SCALE,
+            "zmin": -top, "zmax": top, "text": np.round(matrix, 2), "texttemplate": "%{text}",
+            "colorbar": {"thickness": 10}, "hovertemplate": "%{y}, column %{x}: %{z:.4f}<extra></extra>"}
+    d_k = d // n_heads
+    shapes = [{"type": "line", "x0": b * d_k - 0.5, "x1": b * d_k - 0.5, "xref": "x", "y0": 0, "y1": 1,
+               "yref": "y domain", "line": {"color": palette.NEUTRAL, "width": 3}} for b in range(1, n_heads)]
+    notes = [{"text": f"head {b + 1}", "x": b * d_k + (d_k - 1) / 2, "xref": "x", "y": 1.0, "yref": "y domain",
+              "yanchor": "bottom", "showarrow": False, "font": {"color": HEAD_COLOURS[b % len(HEAD_COLOURS)]}}
+             for b in range(n_heads)]
+    return figure([heat], title, height=300, legend=False, shapes=shapes, annotations=notes,
+                  xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
+                  yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
+
+
+def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None) -> go.Figure:
+    """weights: [12, T, T] of one real layer, as 12 small heatmaps (3 rows of 4), each on its own 0–max scale.
+    ``marked``: a query position whose row is outlined in every panel."""
+    weights = np.asarray(weights, dtype=np.float32)
+    H, T = weights.shape[0], weights.shape[1]
+    if weights.shape != (H, len(tokens), len(tokens)):
+        raise ValueError(f"Need [heads, {len(tokens)}, {len(tokens)}] weights, got {weights.shape}.")
+    text = [escape(t) for t in tokens]
+    layout, refs = _axes(H, 4, gap=0.03, vgap=0.08)
+    pos = list(range(T))
+    custom = [[[text[i], text[j]] for j in pos] for i in pos]
+    traces, notes, shapes = [], [], []
+    for h, (x, y) in enumerate(refs):
+        traces.append({"type": "heatmap", "z": weights[h], "x": pos, "y": pos, "xaxis": x, "yaxis": y,
+                       "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
+                       "showscale": False, "customdata": custom,
+                       "hovertemplate": f"head {h + 1}: " + "%{customdata[0]} → %{customdata[1]}: %{z:.3f}"
+                                        "<extra></extra>"})
+        layout[f"xaxis{x[1:]}"].update(showticklabels=False, ticks="")
+        layout[f"yaxis{y[1:]}"].update(showticklabels=False, ticks="")
+        dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
+        notes.append({"text": f"head {h + 1}", "xref": "paper", "yref": "paper", "x": dom_x[0], "y": dom_y[1],
+                      "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 12}})
+        if marked is not None and 0 <= marked < T:
+            shapes.append({"type": "rect", "xref": x, "yref": y, "x0": -0.5, "x1": T - 0.5, "y0": marked - 0.5,
+                           "y1": marked + 0.5, "line": {"color": palette.SCORES, "width": 1.5}})
+    return figure(traces, title, height=640, legend=False, annotations=notes, shapes=shapes, **layout,
+                  override={"margin": {"l": 20, "r": 20, "t": 60, "b": 20}})
+
+
+def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n_heads: int) -> go.Figure:
+    """Multiply-adds per stage for one head of full width against n_heads heads of width d_model / n_heads."""
+    bars = [{"type": "bar", "x": stages, "y": one_head, "name": "1 head, dₖ = d_model",
+             "marker": {"color": palette.NEUTRAL}},
+            {"type": "bar", "x": stages, "y": many_heads, "name": f"{n_heads} heads, dₖ = d_model / {n_heads}",
+             "marker": {"color": palette.QUERY}}]
+    return figure(bars, "Multiply-adds per stage, one layer", y_title="multiply-adds", barmode="group")

@@ -1,0 +1,166 @@
+"""Masks and cross-attention: who may look at whom, with the one scaled_dot_product_attention."""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.masks_and_cross_attention import cross_weights_figure, masked_weights_figure, scene_figure
+from ui.charts import built, chart
+from ui.frame import lesson
+from ui.inputs import literal, matrix_input, table
+
+PROMPT = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "prompt_words.toml")
+                       .read_text(encoding="utf-8"))
+PARTS = {k: np.array(v, dtype=float) for k, v in PROMPT["parts"].items()}
+VOCAB = {k: np.array(v, dtype=float) for k, v in PROMPT["words"].items()}
+GRID, BALL, D = PROMPT["grid"], PROMPT["ball_size"], len(PROMPT["features"])
+W_Q, W_K = PROMPT["strength"] * np.eye(D), np.eye(D)
+SENTENCE = ["the", "cat", "sat", "down"]
+SEED_SCORES = np.array([[2.0, 0.5, 1.0, 0.0], [1.0, 2.0, 0.5, 1.5], [0.5, 1.5, 1.0, 2.0], [0.0, 1.0, 2.0, 1.0]])
+MAX_T = 8
+BALL_COLOURS, GROUND_COLOURS = ["red", "blue", "yellow", "green"], ["green", "brown", "yellow"]
+STEPS = ["The causal mask on your scores", "Why a decoder needs it", "Padding", "Cross-attention: patches ask words",
+         "One function, three wirings"]
+
+frame = lesson("masks_and_cross_attention")
+frame.header()
+step = frame.steps(STEPS)
+
+
+# One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
+@st.fragment
+def masks(step: int) -> None:
+    st.subheader("① The causal mask on your scores")
+    frame.note("causal")
+    left, right = st.columns([2, 1])
+    with left:
+        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores",
+                         help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
+    causal = right.toggle("Apply the causal mask", True, key="mk_causal", bind="query-params",
+                          help="On: token i may look at tokens 1 … i only.")
+    if S is None:
+        return
+    T = S.shape[0]
+    if S.shape[1] != T or T > MAX_T:
+        st.error(f"The scores must be square (one column per token) and at most {MAX_T} × {MAX_T}; "
+                 f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")
+        return
+    labels = SENTENCE if T == len(SENTENCE) else [f"t{i + 1}" for i in range(T)]
+    eye = np.eye(T)                                       # K = I turns the typed grid into Q Kᵀ; V = I shows the weights
+    free = core.scaled_dot_product_attention(S, eye, eye, scale=False)
+    mask = core.causal_mask(T) if causal else np.ones((T, T), dtype=bool)
+    masked = core.scaled_dot_product_attention(S, eye, eye, mask=mask, scale=False)
+    a, b = st.columns(2)
+    with a:
+        chart(built(masked_weights_figure, free.weights, None, labels, labels, "Weights with no mask"),
+              "Every token shares its weight among all the tokens, later ones included.",
+              lambda: table(free.weights, labels, labels), key="mk_fig_free")
+    with b:
+        if frame.predict("causal_rows"):
+            chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
+                        "Weights with the causal mask" if causal else "Mask off: the same weights"),
+                  "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
+                  + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
+                  lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
+    if not st.session_state.get("masks_and_cross_attention__predict__causal_rows__revealed"):
+        return
+    seen = np.where(mask, free.weights, 0).sum(axis=1)    # what the visible keys held before masking
+    st.markdown("**How each row renormalises.** " + "  \n".join(
+        f"{labels[i]}: its visible keys held {seen[i]:.4f} of the unmasked weight; divided by {seen[i]:.4f} they "
+        f"become [" + ", ".join(f"{w:.4f}" for w in masked.weights[i, : i + 1 if causal else T]) + "]."
+        for i in range(T)))
+    if step >= 2:
+        st.subheader("② Why a decoder needs it")
+        frame.note("decoder")
+        future = np.triu(free.weights, k=1).sum(axis=1)
+        st.markdown("Without the mask, the share of each token's weight on tokens *after* it: "
+                    + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
+                    + f". With the mask: **{np.triu(masked.weights, k=1).sum():.2f}** in total."
+                    if causal else "Turn the causal mask on to compare.")
+    if step >= 3:
+        st.subheader("③ Padding")
+        frame.note("padding")
+        pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
+                        help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
+        real = np.arange(T) < T - pad
+        pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
+        full = core.padding_mask(real) & mask
+        padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
+        chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
+                    "Padding mask" + (" and causal mask" if causal else "")),
+              f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
+              "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
+              key="mk_fig_pad")
+
+
+# One fragment: the prompt and the picture drive the cross-attention charts.
+@st.fragment
+def cross(step: int) -> None:
+    st.subheader("④ Cross-attention: image patches ask the prompt")
+    frame.note("cross")
+    prompt = st.text_input("Prompt", PROMPT["prompt"], key="mk_prompt", bind="query-params",
+                           max_chars=PROMPT["max_chars"],
+                           help=f"At most {PROMPT['max_words']} words from the page's little vocabulary.")
+    a, b, c, d = st.columns(4)
+    row = a.slider("Ball: row", 1, GRID - BALL + 1, GRID - BALL, key="mk_ball_row", bind="query-params")
+    col = b.slider("Ball: column", 1, GRID - BALL + 1, 2, key="mk_ball_col", bind="query-params")
+    ball = c.selectbox("Ball colour", BALL_COLOURS, key="mk_ball_colour", bind="query-params")
+    ground = d.selectbox("Ground colour", GROUND_COLOURS, key="mk_ground", bind="query-params")
+    try:
+        words, unknown = core.prompt_words(prompt or "", VOCAB, PROMPT["max_words"])
+    except ValueError as err:
+        st.info(str(err), icon=":material/edit:")
+        return
+    if unknown:
+        st.warning("Not in this page's vocabulary, so left out: " + ", ".join(literal(w, 20) for w in unknown[:8])
+                   + ". Known words: " + ", ".join(sorted(VOCAB)) + ".", icon=":material/spellcheck:")
+    if not words:
+        st.info("None of the prompt's words is in the vocabulary, so there is nothing to attend to.",
+                icon=":material/edit:")
+        return
+    P, names = core.scene_patches(GRID, (row - 1, col - 1), BALL, PARTS, ball, ground, horizon=GRID // 2)
+    ca = core.cross_attention(P, np.vstack([VOCAB[w] for w in words]), words, W_Q, W_K)
+    patch_labels = [f"r{i // GRID + 1}c{i % GRID + 1} {n}" for i, n in enumerate(names)]
+    top = ca.top_word()
+    chart(built(cross_weights_figure, ca.weights, patch_labels, words),
+          f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "
+          f"{ca.weights.shape[0]} × {ca.weights.shape[1]}, not square; each row sums to 1.",
+          lambda: table(ca.weights, patch_labels, [f"{j + 1}: {w}" for j, w in enumerate(words)]), key="mk_fig_cross")
+    if st.session_state.get("mk_word") not in words:         # the prompt changed under the chosen word
+        st.session_state["mk_word"] = words[0]
+    choice = st.selectbox("Show each patch's weight on the word", list(dict.fromkeys(words)), key="mk_word",
+                          bind="query-params")
+    j = words.index(choice)
+    colours = [PROMPT["colours"][n.split()[0]] for n in names]
+    kind = [n.split()[-1] for n in names]                 # "round" (the ball), "ground" or "sky"
+    chart(built(scene_figure, GRID, colours, [k == "round" for k in kind], ca.weights[:, j], choice,
+                [words[k] for k in top]),
+          "Left: the picture, each patch labelled with the word it draws on most. Right: every patch's weight on "
+          f"“{literal(choice, 20)}”.", None, key="mk_fig_scene")
+    first = {k: kind.index(k) for k in ("round", "ground", "sky")}
+    st.markdown("Where the patches draw most: " + "; ".join(
+        f"a {what} patch on **{literal(words[top[i]], 20)}** ({ca.weights[i, top[i]]:.2f})"
+        for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
+    if step >= 5:
+        st.subheader("⑤ One function, three wirings")
+        frame.note("one_function")
+        st.dataframe(pd.DataFrame({
+            "queries from": ["the sentence", "the sentence", "the image patches", "the sentence being written"],
+            "keys and values from": ["the same sentence", "the same sentence, up to each token", "the prompt's words",
+                                     "the encoded source sentence"],
+            "weights": ["T × T", "T × T, upper triangle 0", f"{GRID * GRID} × {len(words)}", "n_target × n_source"]},
+            index=["self-attention", "masked self-attention", "cross-attention (this picture)",
+                   "cross-attention (translation)"]), width="stretch")
+
+
+masks(step)
+if step >= 4:
+    cross(step)
+
+frame.trap()
+frame.check("masking_deletes")
+frame.footer()

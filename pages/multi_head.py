@@ -1,0 +1,203 @@
+"""Multi-head attention: split d_model into heads, attend in each subspace, concatenate, mix with W_O."""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
+from ui import data
+from ui.charts import built, chart
+from ui.frame import lesson
+from ui.inputs import literal, matrix_input, table
+
+DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
+                     .read_text(encoding="utf-8"))
+LABELS, X = core.token_table(DATA["tokens"])
+D_MODEL, FEATURES = X.shape[1], DATA["features"]
+W_Q, W_K = np.array(DATA["weights"]["W_Q"], dtype=float), np.array(DATA["weights"]["W_K"], dtype=float)
+MIX = DATA["weights"]["W_O_mixing"]
+SWAP = np.roll(np.eye(D_MODEL), D_MODEL // 2, axis=1)        # column j ↔ column j + d_model/2
+W_O_MIXING = (1 - MIX) * np.eye(D_MODEL) + MIX * SWAP
+IT = LABELS.index("it")
+ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
+MAX_CHARS, MAX_TOKENS = 120, 40
+STEPS = ["Split d_model into heads", "Each head compares in its own subspace", "W_V: what a token gives",
+         "Concatenate, then W_O mixes", "All 12 heads of a real layer", "What it costs"]
+
+
+def fit_choice(key: str, options: list[str], default: str) -> None:
+    """Keep a selectbox's value among its options when they change with the sentence."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = default
+
+
+def heads_list(cells: list[tuple[int, int]]) -> str:
+    return ", ".join(f"L{layer + 1} H{head + 1}" for layer, head in cells) or "none"
+
+
+frame = lesson("multi_head")
+frame.header()
+step = frame.steps(STEPS)
+
+st.subheader("① Five words, eight numbers each")
+frame.note("sentence")
+with st.expander("The embeddings X (one row per word)"):
+    st.dataframe(data.fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
+
+
+# One fragment: the number of heads and the edited weights drive every small-number chart below.
+@st.fragment
+def small_heads(step: int) -> None:
+    n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
+                     bind="query-params", help="d_model = 8 must split evenly, so 1, 2 or 4 heads."))
+    d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
+    st.markdown(f"**d_model = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
+                f"1–{d_k} of Q = X·W_Q, K = X·W_K and V = X·W_V" + (f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
+                                                                  if n > 1 else "") + ", and so on.")
+    base = core.multi_head_attention(X, W_Q, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
+    chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n, "Q = X·W_Q, cut into heads"),
+          f"Each row is one word's query: {D_MODEL} numbers, {n} block(s) of {d_k}. A head sees only its block.",
+          lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
+    if step < 2:
+        return
+    st.subheader("② Each head compares in its own subspace")
+    frame.note("subspace")
+    wq_head = matrix_input(f"Head 1's columns of W_Q ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
+                           rows=D_MODEL, cols=d_k, help="Row m says how feature m feeds each number of head 1's query.")
+    wv_head = np.eye(D_MODEL)[:, cols]
+    if step >= 3:
+        wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
+                               key=f"mh_wv{n}", rows=D_MODEL, cols=d_k,
+                               help="What head 1 hands on from each word. The default copies its own features.")
+    if wq_head is None or wv_head is None:
+        return
+    wq, wv = W_Q.copy(), np.eye(D_MODEL)
+    wq[:, cols], wv[:, cols] = wq_head, wv_head
+    trace = core.multi_head_attention(X, wq, W_K, wv, np.eye(D_MODEL), n)
+    tops = [int(np.argmax(trace.weights[h, IT])) for h in range(n)]
+    if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
+                         answer=int(len(set(tops)) > 1)):
+        return
+    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head(s): where each word looks"),
+          "“it” looks at: " + "; ".join(f"head {h + 1} → {LABELS[j]} ({trace.weights[h, IT, j]:.2f})"
+                                        for h, j in enumerate(tops)) + ".",
+          lambda: pd.DataFrame(trace.weights.reshape(n * len(LABELS), -1), columns=LABELS,
+                               index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]), key="mh_fig_heads")
+    moved = np.abs(trace.weights - base.weights).max(axis=(1, 2))
+    if n > 1:
+        st.markdown(f"Against the preset W_Q, head 1's weights moved by up to **{moved[0]:.4f}**; the other heads' "
+                    f"by up to **{moved[1:].max():.4f}**: their columns of W_Q and W_K are not head 1's.")
+    if step < 3:
+        return
+    st.subheader("③ W_V: what a word gives, apart from what it is matched on")
+    frame.note("values")
+    same_w = core.multi_head_attention(X, wq, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
+    d_out = np.abs(trace.head_outputs - same_w.head_outputs).max(axis=(1, 2))
+    d_w = float(np.abs(trace.weights - same_w.weights).max())
+    st.markdown(f"Your W_V against the identity: head 1's **weights** moved by **{d_w:.4f}** (W_V is not in "
+                f"softmax(Q_h K_hᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
+                + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
+    col_names = [f"c{j + 1}" for j in range(D_MODEL)]
+    chart(built(blocks_figure, trace.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
+          f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
+          lambda: table(trace.concat, LABELS, col_names), key="mh_fig_concat")
+    if step < 4:
+        return
+    st.subheader("④ Concatenate, then W_O mixes")
+    frame.note("mixing")
+    mix = st.toggle("Let W_O mix the heads", False, key="mh_mix", bind="query-params",
+                    help=f"Off: W_O = I passes the concatenation through. On: each output number takes {MIX:g} of "
+                         "the matching number in the other half.")
+    trace = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
+    chart(built(blocks_figure, trace.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
+                "Output = Concat(…)·W_O"),
+          ("W_O mixes: output column j = " + f"{1 - MIX:g}·c_j + {MIX:g}·c_(j±{D_MODEL // 2})." if mix else
+           "W_O = I: the output is the concatenation, each block still one head's alone."),
+          lambda: table(trace.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key="mh_fig_output")
+    st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in trace.output[IT]) + "].")
+
+
+small_heads(step)
+
+
+# The real model: its own fragment (the sentence, layer and words rerun this part only).
+@st.fragment
+def real_layer(step: int) -> None:
+    st.subheader("⑤ All 12 heads of a real layer")
+    frame.note("real")
+    text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", bind="query-params",
+                         max_chars=MAX_CHARS, help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
+    try:
+        r = data.encode(text or "")
+    except ValueError as err:
+        st.info(f"{err} Type a sentence above.", icon=":material/edit:")
+        return
+    if len(r.tokens) > MAX_TOKENS:
+        st.warning(f"{len(r.tokens)} tokens: this page draws at most {MAX_TOKENS}. Shorten the sentence.",
+                   icon=":material/content_cut:")
+        return
+    words = [w.text for w in core.words_of(r.tokens)]
+    fit_choice("mh_word", words, DATA["real_word"] if DATA["real_word"] in words else words[0])
+    fit_choice("mh_target", words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
+    a, b, c = st.columns([2, 1, 1])
+    layer = a.slider("Layer", 1, 6, 4, key="mh_layer", bind="query-params")
+    word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
+    target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
+    q = core.find_word(r.tokens, word).start
+    t_pos = core.find_word(r.tokens, target)
+    roles = data.head_roles(text)
+    hits = [(L, H) for L in range(6) for H in range(12) if t_pos.start <= roles.top[L, H, q] < t_pos.stop]
+    n_hit = len(hits)
+    if not frame.predict("real_heads", options=["None of the 72", "1 to 6 of them", "7 to 36", "More than 36"],
+                         answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
+                         token=literal(word, 30), key=literal(target, 30), value=n_hit):
+        return
+    chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q),
+          f"Each panel is one head's T × T weights (row = the token looking; the outlined row is “{literal(word, 30)}”); "
+          "each on its own colour scale, topped at its largest weight.",
+          lambda: pd.DataFrame(r.attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
+                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="mh_fig_real")
+    best = r.attentions[:, :, q, :]                                            # [6, 12, T]
+    st.markdown(f"**Heads whose top target for “{literal(word, 30)}” is “{literal(target, 30)}”** ({n_hit} of 72): "
+                + ", ".join(f"L{L + 1} H{H + 1} ({best[L, H, roles.top[L, H, q]]:.0%})" for L, H in hits)
+                + ("" if hits else "none") + ".")
+    cells = [(L, H) for L in range(6) for H in range(12)]
+    st.markdown(f"**Over every token of this sentence** (a head counts when at least {ROLE_SHARE:.0%} of its rows "
+                f"share the favourite): previous token, {heads_list([x for x in cells if roles.previous[x] >= ROLE_SHARE])}; "
+                f"[SEP], {heads_list([x for x in cells if roles.to_sep[x] >= ROLE_SHARE])}; "
+                f"[CLS], {sum(roles.to_cls[x] >= ROLE_SHARE for x in cells)} of 72 heads.")
+    top_table = pd.DataFrame([[f"{r.tokens[roles.top[L, H, q]]} {best[L, H, roles.top[L, H, q]]:.0%}"
+                               for H in range(12)] for L in range(6)],
+                             index=[f"layer {L + 1}" for L in range(6)], columns=[f"H{H + 1}" for H in range(12)])
+    st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight, by layer.")
+    st.dataframe(top_table, width="stretch")
+    if step >= 6:
+        cost(len(r.tokens))
+
+
+def cost(T: int) -> None:
+    st.subheader("⑥ What it costs")
+    frame.note("cost")
+    one, many = core.attention_cost(T, 384, 1), core.attention_cost(T, 384, 12)
+    stages = ["X·W_Q, X·W_K, X·W_V", "Q_h K_hᵀ", "weights · V_h", "Concat · W_O"]
+    c = st.columns(3)
+    c[0].metric("weights, 1 head of 384", f"{one.params:,}")
+    c[1].metric("weights, 12 heads of 32", f"{many.params:,}")
+    c[2].metric(f"multiply-adds at T = {T}", f"{many.multiply_adds:,}",
+                help=f"One head of width 384: {one.multiply_adds:,}.")
+    chart(built(cost_figure, stages, [one.projections, one.scores, one.blend, one.mixing],
+                [many.projections, many.scores, many.blend, many.mixing], 12),
+          f"Every stage costs the same. The only extra: 12 softmaxes of {T}² scores ({many.exps:,} exponentials) "
+          f"instead of one ({one.exps:,}).", None, key="mh_fig_cost")
+
+
+if step >= 5:
+    real_layer(step)
+
+frame.trap()
+frame.check("w_v")
+frame.footer()
