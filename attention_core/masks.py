@@ -67,9 +67,17 @@ class CrossAttention:
     def weights(self) -> np.ndarray:
         return self.trace.weights
 
-    def top_word(self) -> np.ndarray:
-        """[n_q]: the index of the word each patch draws on most."""
-        return read_only(self.trace.weights.argmax(axis=-1))
+    def top_words(self, tol: float = 1e-9) -> list[list[int]]:
+        """For each patch, the indices of the words it draws on most (several when they tie within ``tol``)."""
+        w = self.trace.weights
+        return [np.flatnonzero(row >= row.max() - tol).tolist() for row in w]
+
+    def top_label(self, patch: int, tol: float = 1e-9) -> str:
+        """The word a patch draws on most, "a / b" for a tie, or "(even)" when every word gets the same share."""
+        top = self.top_words(tol)[patch]
+        if len(top) == len(self.words) and len(top) > 1:
+            return "(even)"
+        return " / ".join(dict.fromkeys(self.words[j] for j in top))
 
 
 def cross_attention(patches: object, word_vectors: object, words: list[str], W_Q: object,

@@ -82,9 +82,11 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
 
 
-def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None) -> go.Figure:
+def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None,
+                      target: tuple[int, int] | None = None) -> go.Figure:
     """weights: [12, T, T] of one real layer, as 12 small heatmaps (3 rows of 4), each on its own 0–max scale.
-    ``marked``: a query position whose row is outlined in every panel."""
+    ``marked``: a query position whose row is outlined in every panel; ``target``: key positions
+    start … stop − 1 whose columns are outlined."""
     weights = np.asarray(weights, dtype=np.float32)
     H, T = weights.shape[0], weights.shape[1]
     if weights.shape != (H, len(tokens), len(tokens)):
@@ -108,6 +110,9 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
         if marked is not None and 0 <= marked < T:
             shapes.append({"type": "rect", "xref": x, "yref": y, "x0": -0.5, "x1": T - 0.5, "y0": marked - 0.5,
                            "y1": marked + 0.5, "line": {"color": palette.SCORES, "width": 1.5}})
+        if target is not None and 0 <= target[0] < target[1] <= T:
+            shapes.append({"type": "rect", "xref": x, "yref": y, "x0": target[0] - 0.5, "x1": target[1] - 0.5,
+                           "y0": -0.5, "y1": T - 0.5, "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
     return figure(traces, title, height=640, legend=False, annotations=notes, shapes=shapes, **layout,
                   override={"margin": {"l": 20, "r": 20, "t": 60, "b": 20}})
 

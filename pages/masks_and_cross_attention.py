@@ -125,25 +125,27 @@ def cross(step: int) -> None:
     P, names = core.scene_patches(GRID, (row - 1, col - 1), BALL, PARTS, ball, ground, horizon=GRID // 2)
     ca = core.cross_attention(P, np.vstack([VOCAB[w] for w in words]), words, W_Q, W_K)
     patch_labels = [f"r{i // GRID + 1}c{i % GRID + 1} {n}" for i, n in enumerate(names)]
-    top = ca.top_word()
+    top = [ca.top_label(i) for i in range(GRID * GRID)]
     chart(built(cross_weights_figure, ca.weights, patch_labels, words),
           f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "
           f"{ca.weights.shape[0]} × {ca.weights.shape[1]}, not square; each row sums to 1.",
           lambda: table(ca.weights, patch_labels, [f"{j + 1}: {w}" for j, w in enumerate(words)]), key="mk_fig_cross")
     if st.session_state.get("mk_word") not in words:         # the prompt changed under the chosen word
-        st.session_state["mk_word"] = words[0]
+        st.session_state["mk_word"] = PROMPT["word"] if PROMPT["word"] in words else words[0]
     choice = st.selectbox("Show each patch's weight on the word", list(dict.fromkeys(words)), key="mk_word",
                           bind="query-params")
     j = words.index(choice)
     colours = [PROMPT["colours"][n.split()[0]] for n in names]
     kind = [n.split()[-1] for n in names]                 # "round" (the ball), "ground" or "sky"
     chart(built(scene_figure, GRID, colours, [k == "round" for k in kind], ca.weights[:, j], choice,
-                [words[k] for k in top]),
+                top),
           "Left: the picture, each patch labelled with the word it draws on most. Right: every patch's weight on "
           f"“{literal(choice, 20)}”.", None, key="mk_fig_scene")
     first = {k: kind.index(k) for k in ("round", "ground", "sky")}
     st.markdown("Where the patches draw most: " + "; ".join(
-        f"a {what} patch on **{literal(words[top[i]], 20)}** ({ca.weights[i, top[i]]:.2f})"
+        f"a {what} patch on **{literal(top[i], 40)}** ({ca.weights[i].max():.2f}"
+        + (" each)" if " / " in top[i] else ")") if top[i] != "(even)" else
+        f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
     if step >= 5:
         st.subheader("⑤ One function, three wirings")

@@ -68,16 +68,11 @@ def small_heads(step: int) -> None:
     frame.note("subspace")
     wq_head = matrix_input(f"Head 1's columns of W_Q ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
                            rows=D_MODEL, cols=d_k, help="Row m says how feature m feeds each number of head 1's query.")
-    wv_head = np.eye(D_MODEL)[:, cols]
-    if step >= 3:
-        wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
-                               key=f"mh_wv{n}", rows=D_MODEL, cols=d_k,
-                               help="What head 1 hands on from each word. The default copies its own features.")
-    if wq_head is None or wv_head is None:
+    if wq_head is None:
         return
-    wq, wv = W_Q.copy(), np.eye(D_MODEL)
-    wq[:, cols], wv[:, cols] = wq_head, wv_head
-    trace = core.multi_head_attention(X, wq, W_K, wv, np.eye(D_MODEL), n)
+    wq = W_Q.copy()
+    wq[:, cols] = wq_head
+    trace = core.multi_head_attention(X, wq, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
     tops = [int(np.argmax(trace.weights[h, IT])) for h in range(n)]
     if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
                          answer=int(len(set(tops)) > 1)):
@@ -88,23 +83,37 @@ def small_heads(step: int) -> None:
           lambda: pd.DataFrame(trace.weights.reshape(n * len(LABELS), -1), columns=LABELS,
                                index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]), key="mh_fig_heads")
     moved = np.abs(trace.weights - base.weights).max(axis=(1, 2))
-    if n > 1:
-        st.markdown(f"Against the preset W_Q, head 1's weights moved by up to **{moved[0]:.4f}**; the other heads' "
-                    f"by up to **{moved[1:].max():.4f}**: their columns of W_Q and W_K are not head 1's.")
+    if not np.array_equal(wq, W_Q):
+        st.markdown(f"Against the preset W_Q, head 1's weights moved by up to **{moved[0]:.4f}**"
+                    + (f"; the other heads' by **{moved[1:].max():.4f}**: their columns of W_Q and W_K are not "
+                       "head 1's." if n > 1 else "."))
+    elif n > 1:
+        st.caption("Edit head 1's columns of W_Q above: the page will measure how far each head's weights move.")
     if step < 3:
         return
     st.subheader("③ W_V: what a word gives, apart from what it is matched on")
     frame.note("values")
-    same_w = core.multi_head_attention(X, wq, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
-    d_out = np.abs(trace.head_outputs - same_w.head_outputs).max(axis=(1, 2))
-    d_w = float(np.abs(trace.weights - same_w.weights).max())
-    st.markdown(f"Your W_V against the identity: head 1's **weights** moved by **{d_w:.4f}** (W_V is not in "
-                f"softmax(Q_h K_hᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
-                + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
+    wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
+                           key=f"mh_wv{n}", rows=D_MODEL, cols=d_k,
+                           help="What head 1 hands on from each word. The default copies its own features.")
+    if wv_head is None:
+        return
+    wv = np.eye(D_MODEL)
+    wv[:, cols] = wv_head
+    valued = core.multi_head_attention(X, wq, W_K, wv, np.eye(D_MODEL), n)
+    d_out = np.abs(valued.head_outputs - trace.head_outputs).max(axis=(1, 2))
+    d_w = float(np.abs(valued.weights - trace.weights).max())
+    if np.array_equal(wv, np.eye(D_MODEL)):
+        st.caption("W_V is the identity: each head hands on its own columns of the features. Edit head 1's "
+                   "columns above to change what it gives.")
+    else:
+        st.markdown(f"Your W_V against the identity: the **weights** of every head moved by **{d_w:.4f}** (W_V "
+                    f"is not in softmax(Qₕ Kₕᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
+                    + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
     col_names = [f"c{j + 1}" for j in range(D_MODEL)]
-    chart(built(blocks_figure, trace.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
+    chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
           f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
-          lambda: table(trace.concat, LABELS, col_names), key="mh_fig_concat")
+          lambda: table(valued.concat, LABELS, col_names), key="mh_fig_concat")
     if step < 4:
         return
     st.subheader("④ Concatenate, then W_O mixes")
@@ -112,13 +121,13 @@ def small_heads(step: int) -> None:
     mix = st.toggle("Let W_O mix the heads", False, key="mh_mix", bind="query-params",
                     help=f"Off: W_O = I passes the concatenation through. On: each output number takes {MIX:g} of "
                          "the matching number in the other half.")
-    trace = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
-    chart(built(blocks_figure, trace.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
+    mixed = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
+    chart(built(blocks_figure, mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
                 "Output = Concat(…)·W_O"),
-          ("W_O mixes: output column j = " + f"{1 - MIX:g}·c_j + {MIX:g}·c_(j±{D_MODEL // 2})." if mix else
+          (f"W_O mixes: output column j = {1 - MIX:g}·c_j + {MIX:g}·c_(j±{D_MODEL // 2})." if mix else
            "W_O = I: the output is the concatenation, each block still one head's alone."),
-          lambda: table(trace.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key="mh_fig_output")
-    st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in trace.output[IT]) + "].")
+          lambda: table(mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key="mh_fig_output")
+    st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in mixed.output[IT]) + "].")
 
 
 small_heads(step)
@@ -156,8 +165,10 @@ def real_layer(step: int) -> None:
                          answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
                          token=literal(word, 30), key=literal(target, 30), value=n_hit):
         return
-    chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q),
-          f"Each panel is one head's T × T weights (row = the token looking; the outlined row is “{literal(word, 30)}”); "
+    chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q,
+                (t_pos.start, t_pos.stop)),
+          f"Each panel is one head's T × T weights (row = the token looking; the outlined row is “{literal(word, 30)}”, "
+          f"the dotted column “{literal(target, 30)}”); "
           "each on its own colour scale, topped at its largest weight.",
           lambda: pd.DataFrame(r.attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="mh_fig_real")
