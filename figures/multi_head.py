@@ -28,8 +28,11 @@ def _axes(n: int, cols: int, gap: float = 0.04, vgap: float = 0.1) -> tuple[dict
         r, c = divmod(i, cols)
         x0, y1 = c * (width + gap), 1 - r * (height + vgap)
         suffix = "" if i == 0 else str(i + 1)
-        layout[f"xaxis{suffix}"] = {"domain": [x0, x0 + width], "anchor": f"y{suffix}"}
-        layout[f"yaxis{suffix}"] = {"domain": [y1 - height, y1], "anchor": f"x{suffix}", "autorange": "reversed"}
+        # Rounded and clamped: a sum of float steps can land a hair outside [0, 1], which Plotly refuses.
+        layout[f"xaxis{suffix}"] = {"domain": [max(0.0, round(x0, 6)), min(1.0, round(x0 + width, 6))],
+                                    "anchor": f"y{suffix}"}
+        layout[f"yaxis{suffix}"] = {"domain": [max(0.0, round(y1 - height, 6)), min(1.0, round(y1, 6))],
+                                    "anchor": f"x{suffix}", "autorange": "reversed"}
         refs.append((f"x{suffix}", f"y{suffix}"))
     return layout, refs
 

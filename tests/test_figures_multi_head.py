@@ -1,0 +1,72 @@
+"""Figure builders for the multi-head page and the masks page, checked on the data they return."""
+
+import numpy as np
+import pytest
+
+from figures.masks_and_cross_attention import cross_weights_figure, masked_weights_figure, scene_figure
+from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
+
+
+def test_head_weights_draw_one_heatmap_per_head_on_one_scale():
+    rng = np.random.default_rng(0)
+    w = rng.dirichlet(np.ones(3), size=(4, 3))             # [4 heads, 3, 3]
+    fig = head_weights_figure(w, ["a", "<b>", "c"], "t")
+    assert len(fig.data) == 4 and all(t.type == "heatmap" for t in fig.data)
+    for h, t in enumerate(fig.data):
+        np.testing.assert_allclose(np.asarray(t.z), w[h])
+        assert (t.zmin, t.zmax) == (0.0, 1.0)
+    assert "&lt;b&gt;" in fig.data[0].x and "<b>" not in fig.data[0].x
+    assert len({t.xaxis for t in fig.data}) == 4
+    with pytest.raises(ValueError):
+        head_weights_figure(w, ["a", "b"], "t")
+
+
+def test_blocks_draw_a_line_between_heads():
+    M = np.arange(16.0).reshape(2, 8)
+    fig = blocks_figure(M, ["x", "y"], [f"c{j}" for j in range(8)], 4, "t")
+    np.testing.assert_allclose(np.asarray(fig.data[0].z), M)
+    assert [s.x0 for s in fig.layout.shapes] == [1.5, 3.5, 5.5]
+    assert [a.text for a in fig.layout.annotations] == ["head 1", "head 2", "head 3", "head 4"]
+
+
+def test_real_heads_are_twelve_panels_with_the_word_and_target_outlined():
+    rng = np.random.default_rng(1)
+    w = rng.dirichlet(np.ones(5), size=(12, 5)).astype(np.float32)
+    fig = real_heads_figure(w, ["[CLS]", "it", "was", "<i>", "[SEP]"], "t", marked=1, target=(2, 3))
+    assert len(fig.data) == 12
+    np.testing.assert_allclose(np.asarray(fig.data[11].z), w[11], rtol=1e-6)
+    rows = [s for s in fig.layout.shapes if s.y0 == 0.5]
+    cols = [s for s in fig.layout.shapes if s.x0 == 1.5 and s.x1 == 2.5]
+    assert len(rows) == 12 and len(cols) == 12
+    assert "&lt;i&gt;" in str(fig.data[0].customdata)
+
+
+def test_cost_figure_has_both_bars_per_stage():
+    fig = cost_figure(["a", "b"], [10, 20], [10, 20], 12)
+    assert [list(t.y) for t in fig.data] == [[10, 20], [10, 20]] and "12 heads" in fig.data[1].name
+
+
+def test_masked_cells_show_a_cross_and_no_colour():
+    w = np.array([[1.0, 0.0], [0.3, 0.7]])
+    mask = np.array([[True, False], [True, True]])
+    fig = masked_weights_figure(w, mask, ["a", "b"], ["a", "b"], "t")
+    z, text = np.asarray(fig.data[0].z, dtype=float), np.asarray(fig.data[0].text)
+    assert np.isnan(z[0, 1]) and text[0, 1] == "×" and text[1, 1] == "0.70"
+    assert not np.isnan(masked_weights_figure(w, None, ["a", "b"], ["a", "b"], "t").data[0].z[0][1])
+
+
+def test_cross_weights_are_not_square_and_words_are_escaped():
+    w = np.full((16, 3), 1 / 3)
+    fig = cross_weights_figure(w, [f"p{i}" for i in range(16)], ["a", "<script>", "ball"])
+    assert np.asarray(fig.data[0].z).shape == (16, 3)
+    assert fig.data[0].x[1] == "2: &lt;script&gt;" and "16 × 3" in fig.layout.title.text
+
+
+def test_scene_draws_each_patch_and_the_chosen_words_weights():
+    w = np.linspace(0, 1, 16)
+    colours = ["#000000"] * 16
+    fig = scene_figure(4, colours, [i == 5 for i in range(16)], w, "<b>red</b>", ["x"] * 16)
+    np.testing.assert_allclose(np.asarray(fig.data[0].z), w.reshape(4, 4))
+    assert sum(s.type == "rect" for s in fig.layout.shapes) == 16
+    assert sum(s.type == "circle" for s in fig.layout.shapes) == 1
+    assert "&lt;b&gt;red" in fig.layout.title.text
