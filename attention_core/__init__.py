@@ -41,6 +41,24 @@ from .lab import (
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
 from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .lookup import SoftLookup, hard_lookup, self_alignment, soft_lookup
+from .masks import (
+    CrossAttention,
+    causal_mask,
+    cross_attention,
+    padding_mask,
+    prompt_words,
+    renormalised_rows,
+    scene_patches,
+)
+from .multi_head import (
+    AttentionCost,
+    HeadRoles,
+    MultiHeadTrace,
+    attention_cost,
+    head_columns,
+    head_roles,
+    multi_head_attention,
+)
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
 from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
@@ -64,21 +82,3 @@ from .softmax import (
     softmax_jacobian,
 )
 from .words import clean_label, parse_labels
-from .masks import (
-    prompt_words,
-    CrossAttention,
-    causal_mask,
-    cross_attention,
-    padding_mask,
-    renormalised_rows,
-    scene_patches,
-)
-from .multi_head import (
-    AttentionCost,
-    HeadRoles,
-    MultiHeadTrace,
-    attention_cost,
-    head_columns,
-    head_roles,
-    multi_head_attention,
-)

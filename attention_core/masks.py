@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_matrix, read_only
+from ._validate import as_matrix
 from .attention import AttentionTrace, scaled_dot_product_attention
 
 

@@ -163,6 +163,16 @@ class HeadRoles:
     to_sep: np.ndarray
     to_cls: np.ndarray
 
+    def linking(self, query: int, start: int, stop: int) -> list[tuple[int, int]]:
+        """(layer, head) pairs, 0-based, whose top key for ``query`` lies in positions start … stop − 1."""
+        hit = (self.top[:, :, query] >= start) & (self.top[:, :, query] < stop)
+        return [(int(L), int(H)) for L, H in np.argwhere(hit)]
+
+    @staticmethod
+    def at_least(share: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+        """(layer, head) pairs, 0-based, whose share (previous, to_sep or to_cls) is ≥ threshold."""
+        return [(int(L), int(H)) for L, H in np.argwhere(np.asarray(share) >= threshold)]
+
 
 def head_roles(attentions: object, tokens: list[str]) -> HeadRoles:
     """Each head's favourite key per query, and how often that favourite is the previous token, [SEP] or [CLS]."""

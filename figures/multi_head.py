@@ -41,7 +41,7 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
     """weights: [n_heads, T, T], one heatmap per head (row = the word looking, column = the word looked at),
     all on one 0–1 colour scale so the heads can be compared cell by cell."""
     weights = np.asarray(weights, dtype=float)
-    H, T = weights.shape[0], weights.shape[1]
+    H = weights.shape[0]
     if weights.shape != (H, len(labels), len(labels)):
         raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
     text = [escape(t) for t in labels]
@@ -67,7 +67,7 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   title: str) -> go.Figure:
     """matrix: [T, d_model] with a line between the column blocks of the heads (d_model / n_heads each)."""
     matrix = np.asarray(matrix, dtype=float)
-    T, d = matrix.shape
+    d = matrix.shape[1]
     top = float(np.abs(matrix).max()) or 1.0
     rows = [escape(t) for t in row_labels]
     heat = {"type": "heatmap", "z": matrix, "x": list(range(d)), "y": rows, "colorscale": palette.DIVERGING_SCALE,

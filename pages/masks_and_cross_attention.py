@@ -50,7 +50,7 @@ def masks(step: int) -> None:
                  f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")
         return
     labels = SENTENCE if T == len(SENTENCE) else [f"t{i + 1}" for i in range(T)]
-    eye = np.eye(T)                                       # K = I turns the typed grid into Q Kᵀ; V = I shows the weights
+    eye = np.eye(T)                       # K = I makes the typed grid Q Kᵀ itself; V = I shows the weights
     free = core.scaled_dot_product_attention(S, eye, eye, scale=False)
     mask = core.causal_mask(T) if causal else np.ones((T, T), dtype=bool)
     masked = core.scaled_dot_product_attention(S, eye, eye, mask=mask, scale=False)
@@ -67,6 +67,7 @@ def masks(step: int) -> None:
                   + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
                   lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
     if not st.session_state.get("masks_and_cross_attention__predict__causal_rows__revealed"):
+        st.caption("Make your prediction to see the masked weights, how each row renormalises, and padding.")
         return
     seen = np.where(mask, free.weights, 0).sum(axis=1)    # what the visible keys held before masking
     st.markdown("**How each row renormalises.** " + "  \n".join(

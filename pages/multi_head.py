@@ -159,35 +159,38 @@ def real_layer(step: int) -> None:
     q = core.find_word(r.tokens, word).start
     t_pos = core.find_word(r.tokens, target)
     roles = data.head_roles(text)
-    hits = [(L, H) for L in range(6) for H in range(12) if t_pos.start <= roles.top[L, H, q] < t_pos.stop]
+    hits = roles.linking(q, t_pos.start, t_pos.stop)
     n_hit = len(hits)
-    if not frame.predict("real_heads", options=["None of the 72", "1 to 6 of them", "7 to 36", "More than 36"],
-                         answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
-                         token=literal(word, 30), key=literal(target, 30), value=n_hit):
-        return
     chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q,
                 (t_pos.start, t_pos.stop)),
-          f"Each panel is one head's T × T weights (row = the token looking; the outlined row is “{literal(word, 30)}”, "
-          f"the dotted column “{literal(target, 30)}”); "
-          "each on its own colour scale, topped at its largest weight.",
+          f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
+          f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "
+          "scale, topped at its largest weight.",
           lambda: pd.DataFrame(r.attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="mh_fig_real")
+    if frame.predict("real_heads", options=["None of the 72", "1 to 6 of them", "7 to 36", "More than 36"],
+                     answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
+                     token=literal(word, 30), key=literal(target, 30), value=n_hit):
+        measured(r, roles, q, word, target, hits)
+    if step >= 6:
+        cost(len(r.tokens))
+
+
+def measured(r, roles: core.HeadRoles, q: int, word: str, target: str, hits: list[tuple[int, int]]) -> None:
+    """What the heads do on this sentence, counted: the claim made testable."""
     best = r.attentions[:, :, q, :]                                            # [6, 12, T]
-    st.markdown(f"**Heads whose top target for “{literal(word, 30)}” is “{literal(target, 30)}”** ({n_hit} of 72): "
-                + ", ".join(f"L{L + 1} H{H + 1} ({best[L, H, roles.top[L, H, q]]:.0%})" for L, H in hits)
-                + ("" if hits else "none") + ".")
-    cells = [(L, H) for L in range(6) for H in range(12)]
+    st.markdown(f"**Heads whose top target for “{literal(word, 30)}” is “{literal(target, 30)}”** "
+                f"({len(hits)} of 72): " + (", ".join(f"L{L + 1} H{H + 1} ({best[L, H, roles.top[L, H, q]]:.0%})"
+                                                    for L, H in hits) or "none") + ".")
     st.markdown(f"**Over every token of this sentence** (a head counts when at least {ROLE_SHARE:.0%} of its rows "
-                f"share the favourite): previous token, {heads_list([x for x in cells if roles.previous[x] >= ROLE_SHARE])}; "
-                f"[SEP], {heads_list([x for x in cells if roles.to_sep[x] >= ROLE_SHARE])}; "
-                f"[CLS], {sum(roles.to_cls[x] >= ROLE_SHARE for x in cells)} of 72 heads.")
+                f"share the favourite): previous token, {heads_list(roles.at_least(roles.previous, ROLE_SHARE))}; "
+                f"[SEP], {heads_list(roles.at_least(roles.to_sep, ROLE_SHARE))}; "
+                f"[CLS], {len(roles.at_least(roles.to_cls, ROLE_SHARE))} of 72 heads.")
     top_table = pd.DataFrame([[f"{r.tokens[roles.top[L, H, q]]} {best[L, H, roles.top[L, H, q]]:.0%}"
                                for H in range(12)] for L in range(6)],
                              index=[f"layer {L + 1}" for L in range(6)], columns=[f"H{H + 1}" for H in range(12)])
     st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight, by layer.")
     st.dataframe(top_table, width="stretch")
-    if step >= 6:
-        cost(len(r.tokens))
 
 
 def cost(T: int) -> None:
