@@ -25,6 +25,7 @@ W_O_MIXING = (1 - MIX) * np.eye(D_MODEL) + MIX * SWAP
 IT = LABELS.index("it")
 ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
 MAX_CHARS, MAX_TOKENS = 120, 40
+MATRIX_KEYS = [f"mh_{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]
 STEPS = ["Split d_model into heads", "Each head compares in its own subspace", "W_V: what a token gives",
          "Concatenate, then W_O mixes", "All 12 heads of a real layer", "What it costs"]
 
@@ -52,6 +53,9 @@ with st.expander("The embeddings X (one row per word)"):
 # One fragment: the number of heads and the edited weights drive every small-number chart below.
 @st.fragment
 def small_heads(step: int) -> None:
+    for key in MATRIX_KEYS:           # keep an edit while its field is hidden (another head count, an earlier step)
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
     n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
                      bind="query-params", help="d_model = 8 must split evenly, so 1, 2 or 4 heads."))
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
@@ -149,15 +153,20 @@ def real_layer(step: int) -> None:
         st.warning(f"{len(r.tokens)} tokens: this page draws at most {MAX_TOKENS}. Shorten the sentence.",
                    icon=":material/content_cut:")
         return
-    words = [w.text for w in core.words_of(r.tokens)]
+    spans = {}                                            # each word's first occurrence (a "##" piece joins its word)
+    for w in core.words_of(r.tokens):
+        spans.setdefault(w.text, w)
+    words = list(spans)
+    if not words:
+        st.info("This sentence has no words the model can show. Type a sentence above.", icon=":material/edit:")
+        return
     fit_choice("mh_word", words, DATA["real_word"] if DATA["real_word"] in words else words[0])
     fit_choice("mh_target", words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
     a, b, c = st.columns([2, 1, 1])
     layer = a.slider("Layer", 1, 6, 4, key="mh_layer", bind="query-params")
     word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
     target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
-    q = core.find_word(r.tokens, word).start
-    t_pos = core.find_word(r.tokens, target)
+    q, t_pos = spans[word].start, spans[target]
     roles = data.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
     n_hit = len(hits)
