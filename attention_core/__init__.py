@@ -17,6 +17,8 @@ from .attention import (
 from .bert import load_model
 from .context import ContextTrace, SenseExperiment, contextualize, distance_gap, sense_experiment
 from .flash import (
+    A100_SXM_40GB,
+    GPU,
     FlashStep,
     FlashTrace,
     Roofline,
@@ -27,6 +29,7 @@ from .flash import (
     flash_attention,
     flash_attention_traffic,
     roofline,
+    scores_seen,
     standard_attention_traffic,
 )
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project

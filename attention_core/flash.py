@@ -197,3 +197,39 @@ def roofline(flops: int, bytes_moved: int, peak_flops: float, bandwidth: float) 
     return Roofline(flops=int(flops), bytes=int(bytes_moved), intensity=flops / bytes_moved,
                     ridge=peak_flops / bandwidth, memory_seconds=bytes_moved / bandwidth,
                     compute_seconds=flops / peak_flops)
+
+
+def scores_seen(trace: FlashTrace, blocks: int) -> np.ndarray:
+    """The scores the first ``blocks`` steps computed, laid out as [n_q, n_k] for a picture; NaN where no block
+    has reached yet or the causal mask blocks a key. (For drawing only: the algorithm never holds this.)"""
+    n_q, n_k = trace.output.shape[0], trace.steps[-1].stop
+    grid = np.full((n_q, n_k), np.nan)
+    for step in trace.steps[: max(0, int(blocks))]:
+        grid[:, step.start:step.stop] = np.where(np.isfinite(step.scores), step.scores, np.nan)
+    return grid
+
+
+@dataclass(frozen=True)
+class GPU:
+    """One accelerator's published figures: main-memory bandwidth (bytes/s), dense FP16 tensor FLOP/s, and
+    on-chip memory: per SM in total (L1 and shared) and the most a kernel can use as shared memory."""
+
+    name: str
+    bandwidth: float
+    peak_flops: float
+    sram_per_sm: int
+    shared_per_sm: int
+    sms: int
+    source: str
+
+    def sram_elements(self, bytes_per: int = 2) -> int:
+        """M for the traffic model: how many elements fit in one SM's shared memory."""
+        return self.shared_per_sm // bytes_per
+
+
+A100_SXM_40GB = GPU(
+    name="NVIDIA A100 40GB SXM", bandwidth=1555e9, peak_flops=312e12, sram_per_sm=192 * 1024,
+    shared_per_sm=164 * 1024, sms=108,
+    source="NVIDIA A100 Tensor Core GPU datasheet (bandwidth, FP16 tensor FLOP/s); NVIDIA Ampere GA100 "
+           "architecture whitepaper and Ampere tuning guide (SMs, 192 KB L1/shared per SM, up to 164 KB shared)",
+)

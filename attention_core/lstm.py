@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_matrix, read_only
-from .softmax import sigmoid
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,8 @@ def lstm_forward(lstm: TinyLSTM, X: object) -> LSTMTrace:
     pre = X @ lstm.W_x.T + lstm.b                          # [T, 4H]: the input part of every z_t at once
     for t in range(T):
         z = pre[t] + lstm.W_h @ h                          # [4H]
-        f, i, o = sigmoid(z[:H]), sigmoid(z[H:2 * H]), sigmoid(z[3 * H:])
+        gates = 1.0 / (1.0 + np.exp(-z))                   # σ of every part; the candidate part is replaced
+        f, i, o = gates[:H], gates[H:2 * H], gates[3 * H:]
         g = np.tanh(z[2 * H:3 * H])
         c = f * c + i * g
         h = o * np.tanh(c)
@@ -87,24 +87,26 @@ def lstm_input_influence(lstm: TinyLSTM, X: object) -> np.ndarray:
     X = as_matrix(X, "X", cols=lstm.W_x.shape[1])
     tr = lstm_forward(lstm, X)
     H, T = lstm.hidden, X.shape[0]
-    G = np.eye(2 * H)                                      # ∂s_T/∂s_t, starting at t = T: [2H, 2H]
-    influence = np.empty(T)
+    f, i, g, o, c = tr.f, tr.i, tr.g, tr.o, tr.c           # [T, H] each
+    c_prev = np.vstack([np.zeros((1, H)), c[:-1]])
+    tc = np.tanh(c)
+    dh_dc = o * (1 - tc ** 2)                              # [T, H]
+    # ∂c_t/∂z_t and ∂h_t/∂z_t, part by part (forget, input, candidate, output): [T, 4, H]; unit u of z's part k
+    # moves unit u of c and h only, so each is a diagonal, kept as its diagonal
+    dc_dz = np.stack([c_prev * f * (1 - f), g * i * (1 - i), i * (1 - g ** 2), np.zeros_like(c)], axis=1)
+    dh_dz = dc_dz * dh_dc[:, None, :]
+    dh_dz[:, 3] = tc * o * (1 - o)
+    D = np.stack([dh_dz, dc_dz], axis=1)                  # [T, 2, 4, H]: ∂(h_t, c_t)/∂z_t
+    C = np.stack([dh_dc * f, f], axis=1)                   # [T, 2, H]: ∂(h_t, c_t)/∂c_{t−1}, the direct cell path
+    W = np.concatenate([lstm.W_x, lstm.W_h], axis=1)       # [4H, d_in + H]: z_t's inputs x_t and h_{t−1}
+    d_in = lstm.W_x.shape[1]
+    G = np.eye(2 * H).reshape(2 * H, 2, 1, H)              # ∂s_T/∂s_t, starting at t = T, split into (h, c) parts
+    per_input = np.empty((T, 2 * H, d_in))                 # ∂s_T/∂x_t for every t
     for t in range(T - 1, -1, -1):
-        f, i, g, o, c = tr.f[t], tr.i[t], tr.g[t], tr.o[t], tr.c[t]
-        c_prev = tr.c[t - 1] if t > 0 else np.zeros(H)
-        tc = np.tanh(c)
-        dc_dz = np.concatenate([c_prev * f * (1 - f), g * i * (1 - i), i * (1 - g ** 2), np.zeros(H)])   # [4H]
-        dh_dc = o * (1 - tc ** 2)                                                                   # [H]
-        dh_dz = np.concatenate([np.tile(dh_dc, 3) * dc_dz[:3 * H], tc * o * (1 - o)])                 # [4H]
-        A = np.zeros((2 * H, 4 * H))                       # ∂(h_t, c_t)/∂z_t: each z part moves its own unit
-        idx = np.arange(4 * H)
-        A[idx % H, idx] = dh_dz
-        A[H + idx % H, idx] = dc_dz
-        GA = G @ A                                         # ∂s_T/∂z_t: [2H, 4H]
-        influence[t] = np.linalg.norm(GA @ lstm.W_x, ord=2)
-        through_c = G[:, :H] * (dh_dc * f) + G[:, H:] * f  # ∂s_T/∂c_{t−1} along the direct cell path
-        G = np.concatenate([GA @ lstm.W_h, through_c], axis=1)
-    return influence
+        P = (G * D[t]).sum(axis=1).reshape(2 * H, 4 * H) @ W          # ∂s_T/∂z_t, then through W: [2H, d_in + H]
+        per_input[t] = P[:, :d_in]
+        G = np.concatenate([P[:, d_in:], (G[:, :, 0] * C[t]).sum(axis=1)], axis=1).reshape(2 * H, 2, 1, H)
+    return np.linalg.svd(per_input, compute_uv=False)[:, 0]   # the spectral norm of each, in one call
 
 
 # ── the fixed-size state: k key → value facts held in d numbers ──────────────────────────────────────────────
@@ -160,12 +162,16 @@ def recall_by_attention(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     return values[np.argmax(scores, axis=1)]
 
 
-def recall_curve(d: int, pairs: object, rng: np.random.Generator) -> RecallCurve:
-    """Accuracy of recalling every stored fact, for each k in ``pairs`` (the first k of one random draw)."""
+def recall_curve(d: int, pairs: object, rng: np.random.Generator, draw: int | None = None) -> RecallCurve:
+    """Accuracy of recalling every stored fact, for each k in ``pairs``: the first k of one random draw of
+    ``draw`` pairs (by default the largest k), so curves drawn with the same ``draw`` and seed share their pairs."""
     ks = np.asarray(pairs, dtype=int)
     if ks.ndim != 1 or ks.size == 0 or ks.min() < 1:
         raise ValueError("pairs must be a non-empty list of whole numbers ≥ 1.")
-    keys, values = random_pairs(int(ks.max()), int(d), rng)
+    draw = int(ks.max()) if draw is None else int(draw)
+    if draw < ks.max():
+        raise ValueError(f"cannot take {ks.max()} pairs from a draw of {draw}.")
+    keys, values = random_pairs(draw, int(d), rng)
     additive, best, att = (np.empty(ks.size) for _ in range(3))
     for n, k in enumerate(ks):
         K, y = keys[:k], values[:k]
