@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._blas import single_threaded_blas
 from ._validate import as_matrix, read_only
 
 
@@ -102,11 +103,12 @@ def lstm_input_influence(lstm: TinyLSTM, X: object) -> np.ndarray:
     d_in = lstm.W_x.shape[1]
     G = np.eye(2 * H).reshape(2 * H, 2, 1, H)              # ∂s_T/∂s_t, starting at t = T, split into (h, c) parts
     per_input = np.empty((T, 2 * H, d_in))                 # ∂s_T/∂x_t for every t
-    for t in range(T - 1, -1, -1):
-        P = (G * D[t]).sum(axis=1).reshape(2 * H, 4 * H) @ W          # ∂s_T/∂z_t, then through W: [2H, d_in + H]
-        per_input[t] = P[:, :d_in]
-        G = np.concatenate([P[:, d_in:], (G[:, :, 0] * C[t]).sum(axis=1)], axis=1).reshape(2 * H, 2, 1, H)
-    return np.linalg.svd(per_input, compute_uv=False)[:, 0]   # the spectral norm of each, in one call
+    with single_threaded_blas():                           # small products: see _blas.py
+        for t in range(T - 1, -1, -1):
+            P = (G * D[t]).sum(axis=1).reshape(2 * H, 4 * H) @ W      # ∂s_T/∂z_t, then through W: [2H, d_in + H]
+            per_input[t] = P[:, :d_in]
+            G = np.concatenate([P[:, d_in:], (G[:, :, 0] * C[t]).sum(axis=1)], axis=1).reshape(2 * H, 2, 1, H)
+        return np.linalg.svd(per_input, compute_uv=False)[:, 0]   # the spectral norm of each, in one call
 
 
 # ── the fixed-size state: k key → value facts held in d numbers ──────────────────────────────────────────────
@@ -162,22 +164,50 @@ def recall_by_attention(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     return values[np.argmax(scores, axis=1)]
 
 
-def recall_curve(d: int, pairs: object, rng: np.random.Generator, draw: int | None = None) -> RecallCurve:
-    """Accuracy of recalling every stored fact, for each k in ``pairs``: the first k of one random draw of
-    ``draw`` pairs (by default the largest k), so curves drawn with the same ``draw`` and seed share their pairs."""
+def recall_curve(d: int, pairs: object, rng: np.random.Generator, draw: int | None = None,
+                 trials: int = 1) -> RecallCurve:
+    """Accuracy of recalling every stored fact, for each k in ``pairs``, averaged over ``trials`` random draws.
+
+    Each trial draws ``draw`` pairs (by default the largest k) and every k uses the first k of them, so curves
+    made with the same ``draw``, ``trials`` and seed share their pairs.
+    """
     ks = np.asarray(pairs, dtype=int)
     if ks.ndim != 1 or ks.size == 0 or ks.min() < 1:
         raise ValueError("pairs must be a non-empty list of whole numbers ≥ 1.")
     draw = int(ks.max()) if draw is None else int(draw)
     if draw < ks.max():
         raise ValueError(f"cannot take {ks.max()} pairs from a draw of {draw}.")
-    keys, values = random_pairs(draw, int(d), rng)
-    additive, best, att = (np.empty(ks.size) for _ in range(3))
-    for n, k in enumerate(ks):
-        K, y = keys[:k], values[:k]
-        additive[n] = np.mean(recall_from_state(additive_state(K, y), K) == y)
-        best[n] = np.mean(recall_from_state(best_state(K, y), K) == y)
-        att[n] = np.mean(recall_by_attention(K, y) == y)
-    return RecallCurve(d=int(d), pairs=read_only(ks.copy()), additive=read_only(additive),
-                       best_state=read_only(best), attention=read_only(att),
+    if trials < 1:
+        raise ValueError("trials must be at least 1.")
+    additive, best, att = (np.zeros(ks.size) for _ in range(3))
+    with single_threaded_blas():                           # small products: see _blas.py
+        _recall_trials(int(d), ks, rng, draw, int(trials), additive, best, att)
+    return RecallCurve(d=int(d), pairs=read_only(ks.copy()), additive=read_only(additive / trials),
+                       best_state=read_only(best / trials), attention=read_only(att / trials),
                        comparisons=read_only(ks.astype(float)))
+
+
+def _recall_trials(d: int, ks: np.ndarray, rng: np.random.Generator, draw: int, trials: int, additive: np.ndarray,
+                   best: np.ndarray, att: np.ndarray) -> None:
+    """Add each trial's accuracy into ``additive``, ``best`` and ``att`` ([len(ks)] each; the caller averages).
+
+    The best state is best_state's least-squares solution, found more cheaply: for k > d from the normal
+    equations (KᵀK) s = Kᵀy, with KᵀK and Kᵀy summed over the pairs as k grows; for k ≤ d as Kᵀ(KKᵀ)⁻¹y.
+    """
+    order = np.argsort(ks)
+    for _ in range(trials):
+        keys, values = random_pairs(draw, d, rng)
+        top = int(ks.max())
+        scores = keys[:top] @ keys[:top].T                 # every comparison attention could make: [k, k]
+        gram, moment, done = np.zeros((d, d)), np.zeros(d), 0
+        for n in order:
+            k = int(ks[n])
+            K, y = keys[:k], values[:k]
+            gram += keys[done:k].T @ keys[done:k]
+            moment += values[done:k] @ keys[done:k]
+            done = max(done, k)
+            # k ≤ d: the minimum-norm exact solution s = Kᵀ(KKᵀ)⁻¹y, with KKᵀ read from the scores already made
+            state = K.T @ np.linalg.solve(scores[:k, :k], y) if k <= d else np.linalg.solve(gram, moment)
+            additive[n] += np.mean(recall_from_state(additive_state(K, y), K) == y)
+            best[n] += np.mean(recall_from_state(state, K) == y)
+            att[n] += np.mean(values[np.argmax(scores[:k, :k], axis=1)] == y)

@@ -26,7 +26,7 @@ def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str
     }]
     box = {"type": "rect", "x0": start - 0.5, "x1": stop - 0.5, "y0": -0.5, "y1": n_q - 0.5, "xref": "x",
            "yref": "y", "line": {"color": palette.KEY, "width": 4}}
-    return figure(traces, f"Scores computed so far: keys {start + 1}–{stop} are the current block", "keys",
+    return figure(traces, f"Scores so far; current block k{start + 1}–k{stop}", "keys",
                   "queries", height=300, legend=False, shapes=[box],
                   yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"})
 
@@ -71,5 +71,5 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
         {"type": "scatter", "x": labels, "y": np.full(len(blocks), float(standard)), "mode": "lines",
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
-    return figure(traces, "Tiled traffic against block size (hatched: too big for on-chip memory)",
-                  "key block size B_c", "bytes", height=320, yaxis=LOG)
+    return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
+                  yaxis=LOG, xaxis={"type": "category"})

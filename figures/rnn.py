@@ -90,7 +90,8 @@ def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, att
                                                                   "dash": "dash"}),
     ]
     return figure(traces, f"Recall of k stored facts from a state of d = {d} numbers", "stored pairs k",
-                  "fraction recalled", height=340, xaxis={"type": "log"}, yaxis={"range": [0.4, 1.03]},
+                  "fraction recalled", height=340, yaxis={"range": [0.4, 1.03]},
+                  xaxis={"type": "log", "tickvals": [2 ** p for p in range(12) if 2 ** p <= max(pairs[-1], d)]},
                   shapes=[vline(d, {"color": palette.NEUTRAL, "dash": "dot"}),
                           hline(0.5, {"color": palette.NEUTRAL, "width": 1})],
                   annotations=[{"x": np.log10(d), "y": 0.45, "xref": "x", "yref": "y", "text": "k = d",

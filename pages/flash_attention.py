@@ -35,8 +35,8 @@ def tiles(shown: int) -> None:
     spread = c.slider("Score spread", 0.1, 30.0, 1.5, 0.1, key="fa_spread", bind="query-params",
                       help="Multiplies every query and key entry: larger means larger, more uneven scores.")
     d, e = st.columns([3, 1])
-    causal = d.toggle("Causal mask: each query sees only itself and earlier keys", False, key="fa_causal",
-                      bind="query-params")
+    causal = d.toggle("Causal mask", False, key="fa_causal", bind="query-params",
+                      help="Each query sees only its own key and the keys before it, as in a text generator.")
     seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
     run = data.flash_run(length, block, spread, causal, seed)
     trace, n_blocks = run["trace"], run["trace"].n_blocks
@@ -57,7 +57,8 @@ def tiles(shown: int) -> None:
     cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
     cols[1].metric(f"q{length}: running max m", f"{step.m_new[q]:.4g}",
                    f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
-    cols[2].metric("rescale e^(m_old − m_new)", f"{step.rescale[q]:.4g}" if step_no > 1 else "—")
+    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
+                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
     cols[3].metric(f"q{length}: running sum ℓ", f"{step.l[q]:.4g}")
     if step_no == 1:
         st.markdown(f"**Block 1.** For q{length} the running max starts at this block's largest score, "
@@ -108,10 +109,9 @@ def traffic(shown: int) -> None:
         return
     st.subheader("Memory traffic, counted rather than timed")
     a, b, c = st.columns(3)
-    n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params",
-                        format_func=lambda v: f"{v:,}")
+    n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params")
     d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
-    bc = c.select_slider("Key block size B_c", BLOCKS, 128, key="fa_bc", bind="query-params")
+    bc = c.select_slider("Key block size B_c", BLOCKS, 256, key="fa_bc", bind="query-params")
     t = data.flash_traffic(n, d, bc)
     cols = st.columns(3)
     cols[0].metric("plain: bytes moved", mb(t["standard"].bytes))
@@ -134,7 +134,7 @@ def traffic(shown: int) -> None:
     with right:
         chart(built(block_figure, np.array(BLOCKS), t["block_curve"], float(t["standard"].bytes), t["fits"]),
               f"Tiled bytes against the block size at N = {n:,}: bigger blocks mean fewer passes over the queries, "
-              "until they no longer fit on chip.",
+              "until they no longer fit on chip (hatched bars).",
               lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t["block_curve"], "fits on chip": t["fits"]}),
               key="fa_fig_blocks")
     frame.note("modelled")
@@ -160,7 +160,7 @@ def traffic(shown: int) -> None:
         st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "
                     f"{'below' if plain.intensity < plain.ridge else 'above'} the ridge of {plain.ridge:.0f}, so "
                     f"moving its bytes takes {plain.memory_seconds / plain.compute_seconds:.1f}× as long as its "
-                    f"arithmetic. Tiled, the same FLOPs need {tiled.intensity:.0f} FLOPs per byte "
+                    f"arithmetic. Tiled, the same FLOPs come to {tiled.intensity:.0f} per byte moved "
                     f"({'still below' if tiled.memory_bound else 'above'} the ridge).")
 
 

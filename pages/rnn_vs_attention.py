@@ -92,13 +92,14 @@ def lstm_section(length: int, rho: float, seed: int, race: dict) -> None:
     cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
     cols[2].metric("attention: token 1 → last output", f"{race['attention'][0]:.3g}")
     ratio = lstm[0] / race["rnn"][0] if race["rnn"][0] > 0 else np.inf
-    st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}, and {keep:.3f}^{length - 1} = "
-                f"{keep ** (length - 1):.3g}. Over the {length - 1} steps from token 1, the LSTM keeps "
-                + (f"**{ratio:.3g} times** as much of token 1's gradient as the tanh RNN."
-                   if np.isfinite(ratio) and ratio >= 1 else
-                   f"less of token 1's gradient than the tanh RNN ({lstm[0]:.3g} against {race['rnn'][0]:.3g}): a "
-                   "forget gate far below 1 fades faster than the chain." if np.isfinite(ratio) else
-                   f"{lstm[0]:.3g} of token 1's gradient, where the tanh RNN's has underflowed to 0.")
+    st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
+                f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
+                f"{keep ** (length - 1):.3g}; "
+                f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "
+                + (f"**{ratio:.3g} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
+                   f"**less** than the tanh RNN's {race['rnn'][0]:.3g}, since forget gates this far below 1 fade "
+                   "faster than the chain." if np.isfinite(ratio) else
+                   "the tanh RNN's has underflowed to 0.")
                 + f" Attention's one step keeps {race['attention'][0]:.3g}.")
     chart(built(lstm_figure, race["distance"], race["rnn"], lstm, race["attention"]),
           "Gradient norm from each token to the last position against distance (log scale), on the same random "

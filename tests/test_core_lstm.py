@@ -94,3 +94,20 @@ def test_state_recall_is_exact_up_to_d_and_attention_compares_with_every_key():
 def test_recall_needs_a_generator():
     with pytest.raises(ValueError, match="Generator"):
         recall_curve(8, [1, 2], 0)
+
+
+def test_the_curves_shortcuts_give_the_least_squares_state_of_each_draw():
+    """recall_curve's normal equations (k > d) and Kᵀ(KKᵀ)⁻¹y (k ≤ d) against best_state's lstsq, and its
+    additive and attention columns against the plain functions, on the very draws it makes."""
+    d, ks, draw = 8, [3, 8, 20, 40], 40
+    curve = recall_curve(d, ks, np.random.default_rng(7), draw=draw, trials=2)
+    rng = np.random.default_rng(7)
+    expected = np.zeros((3, len(ks)))
+    for _ in range(2):
+        keys, values = random_pairs(draw, d, rng)
+        for n, k in enumerate(ks):
+            K, y = keys[:k], values[:k]
+            expected[:, n] += [np.mean(recall_from_state(additive_state(K, y), K) == y) / 2,
+                               np.mean(recall_from_state(best_state(K, y), K) == y) / 2,
+                               np.mean(recall_by_attention(K, y) == y) / 2]
+    np.testing.assert_allclose([curve.additive, curve.best_state, curve.attention], expected)
