@@ -16,6 +16,21 @@ from .attention import (
 )
 from .bert import load_model
 from .context import ContextTrace, SenseExperiment, contextualize, distance_gap, sense_experiment
+from .flash import (
+    A100_SXM_40GB,
+    GPU,
+    FlashStep,
+    FlashTrace,
+    Roofline,
+    Traffic,
+    attention_flops,
+    fits_in_sram,
+    flash_attention,
+    flash_attention_traffic,
+    roofline,
+    scores_seen,
+    standard_attention_traffic,
+)
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
 from .hull import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
@@ -41,6 +56,20 @@ from .lab import (
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
 from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .lookup import SoftLookup, hard_lookup, self_alignment, soft_lookup
+from .lstm import (
+    LSTMTrace,
+    RecallCurve,
+    TinyLSTM,
+    additive_state,
+    best_state,
+    lstm_forward,
+    lstm_input_influence,
+    random_lstm,
+    random_pairs,
+    recall_by_attention,
+    recall_curve,
+    recall_from_state,
+)
 from .masks import (
     CrossAttention,
     causal_mask,

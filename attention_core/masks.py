@@ -16,11 +16,19 @@ from ._validate import as_matrix
 from .attention import AttentionTrace, scaled_dot_product_attention
 
 
-def causal_mask(T: int) -> np.ndarray:
-    """[T, T] lower triangle: token i sees tokens 0 … i (itself and the past), never a later one."""
-    if isinstance(T, bool) or not isinstance(T, int | np.integer) or T < 1:
-        raise ValueError(f"a causal mask needs at least one token, got {T!r}.")
-    return np.tril(np.ones((T, T), dtype=bool))
+def causal_mask(T: int, n_k: int | None = None) -> np.ndarray:
+    """[T, T] lower triangle: token i sees tokens 0 … i (itself and the past), never a later one.
+
+    With ``n_k`` keys ([T, n_k], T ≤ n_k), the T queries are the last T tokens: query i sees key j
+    when j ≤ i + (n_k − T), as when new tokens attend over a cache of earlier ones.
+    """
+    n_k = T if n_k is None else n_k
+    for name, n in (("token", T), ("key", n_k)):
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+            raise ValueError(f"a causal mask needs at least one {name}, got {n!r}.")
+    if T > n_k:
+        raise ValueError(f"a causal mask needs no more queries than keys, got {T} queries and {n_k} keys.")
+    return np.arange(n_k)[None, :] <= np.arange(T)[:, None] + (n_k - T)
 
 
 def padding_mask(real: object, n_q: int | None = None) -> np.ndarray:

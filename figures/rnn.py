@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure
+from ._layout import figure, hline, vline
 
 MARKED = 40                                               # tokens up to which each gets its own marker
 FLOOR = 1e-300                                            # log axes cannot show 0; values below are drawn here
@@ -61,3 +61,40 @@ def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.nd
         _line(lengths, attention_path, "attention: O(1)", {"color": palette.WEIGHTS, "width": 3}),
     ]
     return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320)
+
+
+def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attention: np.ndarray) -> go.Figure:
+    """Measured gradient norm from each token to the last position against distance (log y): the tanh RNN,
+    the LSTM (its whole state, h and the cell c) and one attention head, on the same sequence length."""
+    mode = "markers" if len(distance) <= MARKED else "lines"
+    traces = [
+        {"type": "scatter", "x": distance, "y": np.maximum(rnn, FLOOR), "mode": mode, "name": "RNN (tanh)",
+         "marker": {"color": palette.SCORES, "size": 5}, "line": {"width": 2}},
+        {"type": "scatter", "x": distance, "y": np.maximum(lstm, FLOOR), "mode": mode, "name": "LSTM",
+         "marker": {"color": palette.KEY, "size": 5, "symbol": "square"}, "line": {"width": 3, "dash": "dash"}},
+        {"type": "scatter", "x": distance, "y": np.maximum(attention, FLOOR), "mode": mode, "name": "attention",
+         "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}, "line": {"width": 2}},
+    ]
+    return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
+                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88}})
+
+
+def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,
+                  ) -> go.Figure:
+    """Recall accuracy against the number of stored pairs k (log x): a state of d numbers written by addition
+    (as an LSTM cell does), the best any d numbers can do, and attention over every stored pair; k = d marked."""
+    traces = [
+        _line(pairs, additive, "LSTM cell: k pairs added into d numbers", {"color": palette.KEY, "width": 3}),
+        _line(pairs, best, "best possible state of d numbers", {"color": palette.SCORES, "width": 2, "dash": "dot"}),
+        _line(pairs, attention, "attention: all k pairs kept", {"color": palette.WEIGHTS, "width": 3,
+                                                                  "dash": "dash"}),
+    ]
+    return figure(traces, f"Recall of k stored facts from a state of d = {d} numbers", "stored pairs k",
+                  "fraction recalled", height=340, yaxis={"range": [0.4, 1.03]},
+                  xaxis={"type": "log", "tickvals": [2 ** p for p in range(12) if 2 ** p <= max(pairs[-1], d)]},
+                  shapes=[vline(d, {"color": palette.NEUTRAL, "dash": "dot"}),
+                          hline(0.5, {"color": palette.NEUTRAL, "width": 1})],
+                  annotations=[{"x": np.log10(d), "y": 0.45, "xref": "x", "yref": "y", "text": "k = d",
+                                "showarrow": False, "xanchor": "left"},
+                               {"x": 0, "y": 0.5, "xref": "x domain", "yref": "y", "text": "guessing",
+                                "showarrow": False, "yanchor": "bottom", "xanchor": "left"}])

@@ -5,14 +5,15 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.rnn import bound_figure, influence_figure, path_figure
+from figures.rnn import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
 from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 
 frame = lesson("rnn_vs_attention")
 frame.header()
-shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps"])
+shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps",
+                     "The LSTM: a slower fade, the same fixed-size state"])
 
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
 # this part of the page only (not the entry script, the header or the footer).
@@ -73,6 +74,63 @@ def chain_against_attention(shown: int) -> None:
               "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
               None, key="rn_fig_path")
         frame.note("comparison")
+
+    if shown >= 4:
+        lstm_section(length, rho, seed, data.rnn_race(length, rho, seed))
+
+
+def lstm_section(length: int, rho: float, seed: int, race: dict) -> None:
+    """The LSTM beside the RNN on the same sequence, then the fixed-size state against attention on recall."""
+    st.subheader("The LSTM: gates slow the fade")
+    frame.note("lstm_gates")
+    bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, 1.0, 0.5, key="rn_fbias", bind="query-params",
+                     help="The forget gate is f = σ(b_f + …): a larger bias holds it nearer 1, so the cell keeps more.")
+    lstm = data.lstm_race(length, bias, seed)
+    keep = float(1 / (1 + np.exp(-bias)))
+    cols = st.columns(3)
+    cols[0].metric("RNN: token 1 → last state", f"{race['rnn'][0]:.3g}")
+    cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
+    cols[2].metric("attention: token 1 → last output", f"{race['attention'][0]:.3g}")
+    ratio = lstm[0] / race["rnn"][0] if race["rnn"][0] > 0 else np.inf
+    st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
+                f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
+                f"{keep ** (length - 1):.3g}; "
+                f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "
+                + (f"**{ratio:.3g} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
+                   f"**less** than the tanh RNN's {race['rnn'][0]:.3g}, since forget gates this far below 1 fade "
+                   "faster than the chain." if np.isfinite(ratio) else
+                   "the tanh RNN's has underflowed to 0.")
+                + f" Attention's one step keeps {race['attention'][0]:.3g}.")
+    chart(built(lstm_figure, race["distance"], race["rnn"], lstm, race["attention"]),
+          "Gradient norm from each token to the last position against distance (log scale), on the same random "
+          "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
+          lambda: pd.DataFrame({"distance": race["distance"], "RNN": race["rnn"], "LSTM": lstm,
+                                "attention": race["attention"]}), key="rn_fig_lstm")
+
+    st.subheader("What gates cannot fix: one fixed-size state")
+    frame.note("lstm_state")
+    a, b = st.columns(2)
+    d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), 32, key="rn_state_d", bind="query-params")
+    k = b.slider("Stored pairs k", 1, data.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
+                 help="How many key → fact pairs are written into the state (and kept by attention).")
+    curve, here = data.recall(d, seed), data.recall_at(d, k, seed)
+    cols = st.columns(4)
+    cols[0].metric("LSTM cell (additive): recalled", f"{here.additive[0]:.0%}")
+    cols[1].metric(f"best {d} numbers: recalled", f"{here.best_state[0]:.0%}")
+    cols[2].metric("attention: recalled", f"{here.attention[0]:.0%}")
+    cols[3].metric("attention: comparisons per recall", f"{int(here.comparisons[0]):,}")
+    st.markdown(f"k = {k} facts into d = {d} numbers"
+                + (f": with k ≤ d the best state holds them all, and the additive cell recalls "
+                   f"{here.additive[0]:.0%}." if k <= d else
+                   f": k is {k / d:.3g} times d, so even the best {d} numbers recall only {here.best_state[0]:.0%} "
+                   f"(guessing gives 50%).")
+                + f" Attention keeps all {k} pairs and recalls {here.attention[0]:.0%}, at the cost of comparing the "
+                f"query with {k} stored keys, and memory that grows with k.")
+    chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d),
+          f"Fraction of k yes/no facts recalled from a state of d = {d} numbers, against k (log scale); the dotted "
+          "line marks k = d, the thin one guessing.",
+          lambda: pd.DataFrame({"k": curve.pairs, "LSTM cell (additive)": curve.additive,
+                                "best state": curve.best_state, "attention": curve.attention}), key="rn_fig_recall")
 
 
 chain_against_attention(shown)

@@ -107,12 +107,86 @@ def rnn_race(length: int, rho: float, seed: int) -> dict:
     return {"rnn": rnn_infl, "attention": att_infl, "distance": distance, "ceiling": ceiling}
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def lstm_race(length: int, forget_bias: float, seed: int) -> np.ndarray:
+    """‖∂(h_T, c_T)/∂x_j‖ of a random LSTM (forget-gate bias ``forget_bias``) reading the race's sequence: [T].
+
+    The same inputs as rnn_race (its generator is replayed to the point where it draws X)."""
+    rng = np.random.default_rng(seed)
+    core.random_rnn(HIDDEN, D_IN, 1.0, rng)               # replay rnn_race's draws (their sizes do not depend
+    core.random_head(D_IN, D_K, rng)                      # on its spectral norm), so X is the same sequence
+    X = rng.standard_normal((length, D_IN))
+    lstm = core.random_lstm(HIDDEN, D_IN, forget_bias, np.random.default_rng([seed, 1]))
+    return core.lstm_input_influence(lstm, X)
+
+
+RECALL_MAX = 512                                          # pairs drawn once per (d, seed); every k uses the first k
+RECALL_TRIALS = 6                                         # draws averaged, so one unlucky draw does not make a bump
+RECALL_GRID = tuple(int(k) for k in np.unique(np.round(np.geomspace(1, RECALL_MAX, 28))))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def recall(d: int, seed: int) -> core.RecallCurve:
+    """Recall accuracy against k on a fixed grid of k, for a state of d numbers and for attention."""
+    return core.recall_curve(d, RECALL_GRID, np.random.default_rng([seed, d]), draw=RECALL_MAX,
+                             trials=RECALL_TRIALS)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def recall_at(d: int, k: int, seed: int) -> core.RecallCurve:
+    """The same draws as recall(d, seed), at one k."""
+    return core.recall_curve(d, [k], np.random.default_rng([seed, d]), draw=RECALL_MAX, trials=RECALL_TRIALS)
+
+
 @st.cache_data(max_entries=1, show_spinner=False)
 def path_curves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Path length from token 1 to token N through the chain and through attention, for N = 2 … 500."""
     lengths = np.arange(2, 501)
     paths = [core.path_lengths(n) for n in lengths]
     return lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths])
+
+
+# ── flash_attention ────────────────────────────────────────────────────────────────────────────────────────────
+
+FLASH_D_K, FLASH_D_V = 4, 3                               # the stepping example's query/key and value sizes
+FLASH_LENGTHS = (256, 512, 1024, 2048, 4096, 8192, 16384)
+FLASH_BLOCKS = (16, 32, 64, 128, 256, 512, 1024)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def flash_run(length: int, block: int, spread: float, causal: bool, seed: int) -> dict:
+    """Random Q, K, V for T tokens, attended tile by tile and plainly: the trace, each block's m, ℓ and rescale
+    factor ([n_blocks, T] each), and the largest |tiled − plain| at this block size and over B = 1 … T."""
+    rng = np.random.default_rng([seed, length])
+    Q, K = (rng.standard_normal((length, FLASH_D_K)) * spread for _ in range(2))
+    V = rng.standard_normal((length, FLASH_D_V))
+    mask = core.causal_mask(length, length) if causal else None
+    plain = core.scaled_dot_product_attention(Q, K, V, mask=mask).output
+    trace = core.flash_attention(Q, K, V, block, causal=causal)
+    delta_all = max(float(np.abs(core.flash_attention(Q, K, V, b, causal=causal).output - plain).max())
+                    for b in range(1, length + 1))
+    return {"trace": trace, "m": np.array([s.m_new for s in trace.steps]), "l": np.array([s.l for s in trace.steps]),
+            "rescale": np.array([s.rescale for s in trace.steps]),
+            "delta": float(np.abs(trace.output - plain).max()), "delta_all": delta_all,
+            "largest": float(np.abs(plain).max())}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def flash_traffic(n: int, d: int, block: int) -> dict:
+    """Main-memory traffic of one head (Dao et al. 2022), plain and tiled, at (N, d, B_c), against N and
+    against B_c, with the roofline of each on the page's GPU."""
+    gpu = core.A100_SXM_40GB
+    standard, tiled = core.standard_attention_traffic(n, d), core.flash_attention_traffic(n, d, block)
+    flops = core.attention_flops(n, d)
+    return {
+        "standard": standard, "tiled": tiled, "passes": -(-n // block),
+        "standard_curve": np.array([core.standard_attention_traffic(m, d).bytes for m in FLASH_LENGTHS], float),
+        "tiled_curve": np.array([core.flash_attention_traffic(m, d, block).bytes for m in FLASH_LENGTHS], float),
+        "block_curve": np.array([core.flash_attention_traffic(n, d, b).bytes for b in FLASH_BLOCKS], float),
+        "fits": np.array([core.fits_in_sram(b, d, gpu.sram_elements()) for b in FLASH_BLOCKS]),
+        "roof_standard": core.roofline(flops, standard.bytes, gpu.peak_flops, gpu.bandwidth),
+        "roof_tiled": core.roofline(flops, tiled.bytes, gpu.peak_flops, gpu.bandwidth),
+    }
 
 
 # ── sqrt_dk ────────────────────────────────────────────────────────────────────────────────────────────────────

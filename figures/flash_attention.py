@@ -1,0 +1,75 @@
+"""Figures for tiled attention: the score grid filled block by block, the running max and sum, the traffic."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import palette
+from ._layout import figure, vline
+
+LOG = {"type": "log", "exponentformat": "power"}
+
+
+def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str], k_labels: list[str]
+                     ) -> go.Figure:
+    """The scores computed so far ([n_q, n_k], NaN where no block has reached yet or a key is masked),
+    with the current block of keys [start, stop) outlined."""
+    n_q = seen.shape[0]
+    finite = seen[np.isfinite(seen)]
+    reach = float(np.abs(finite).max()) if finite.size else 1.0
+    traces = [{
+        "type": "heatmap", "z": np.where(np.isfinite(seen), seen, np.nan), "x": k_labels, "y": q_labels,
+        "colorscale": palette.DIVERGING_SCALE, "zmin": -reach, "zmax": reach, "xgap": 1, "ygap": 1,
+        "colorbar": {"title": {"text": "score"}, "thickness": 12},
+        "hovertemplate": "%{y}, %{x}: %{z:.4g}<extra></extra>",
+    }]
+    box = {"type": "rect", "x0": start - 0.5, "x1": stop - 0.5, "y0": -0.5, "y1": n_q - 0.5, "xref": "x",
+           "yref": "y", "line": {"color": palette.KEY, "width": 4}}
+    return figure(traces, f"Scores so far; current block k{start + 1}–k{stop}", "keys",
+                  "queries", height=300, legend=False, shapes=[box],
+                  yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"})
+
+
+def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go.Figure:
+    """One query's running max m and running sum ℓ after each block (1 … n), the current block marked."""
+    blocks = np.arange(1, len(m) + 1)
+    traces = [
+        {"type": "scatter", "x": blocks, "y": m, "mode": "lines+markers", "name": "running max m",
+         "line": {"color": palette.SCORES, "width": 3, "shape": "hv"}},
+        {"type": "scatter", "x": blocks, "y": l, "mode": "lines+markers", "name": "running sum ℓ", "yaxis": "y2",
+         "line": {"color": palette.WEIGHTS, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
+    ]
+    return figure(traces, f"{query}: the running max m and sum ℓ, block by block", "block", "m", height=300,
+                  shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
+                  xaxis={"dtick": 1 if len(m) <= 12 else None},
+                  yaxis2={"title": {"text": "ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero"},
+                  override={"margin": {"r": 70}})
+
+
+def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray, current: int) -> go.Figure:
+    """Bytes moved to and from main memory against sequence length N (log–log), plain against tiled."""
+    traces = [
+        {"type": "scatter", "x": lengths, "y": standard, "mode": "lines+markers", "name": "plain attention",
+         "line": {"color": palette.SCORES, "width": 3}},
+        {"type": "scatter", "x": lengths, "y": tiled, "mode": "lines+markers", "name": "tiled (FlashAttention)",
+         "line": {"color": palette.VALUE, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
+    ]
+    return figure(traces, "Main-memory traffic of one head's forward pass", "sequence length N", "bytes",
+                  height=320, xaxis={"type": "log", "dtick": np.log10(2), "tickformat": ",d"}, yaxis=LOG,
+                  shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})])
+
+
+def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: np.ndarray) -> go.Figure:
+    """Tiled traffic against the key block size B_c (bars; hatched where the blocks overflow on-chip memory),
+    with the plain algorithm's traffic as a line."""
+    labels = [str(int(b)) for b in blocks]
+    traces = [
+        {"type": "bar", "x": labels, "y": tiled, "name": "tiled (FlashAttention)",
+         "marker": {"color": palette.VALUE, "pattern": {"shape": ["" if f else "/" for f in fits]}},
+         "hovertemplate": "B_c = %{x}: %{y:.3s}B<extra></extra>"},
+        {"type": "scatter", "x": labels, "y": np.full(len(blocks), float(standard)), "mode": "lines",
+         "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
+    ]
+    return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
+                  yaxis=LOG, xaxis={"type": "category"})
