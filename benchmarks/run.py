@@ -1,4 +1,5 @@
-"""Measure the app and write docs/PERFORMANCE.md: python benchmarks/run.py [--quick] [--no-levers] [--out FILE].
+"""Measure the app and write docs/PERFORMANCE.md: python benchmarks/run.py [--quick] [--no-levers] [--out FILE]
+[--pages SLUG,SLUG] (only those pages, printed; see --help).
 
 Not a test: nothing here asserts on time. It prints one markdown report and writes it into
 docs/PERFORMANCE.md between its own markers, keeping every other section of that file (the "Model"
@@ -494,10 +495,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples, shorter load phases (a few minutes)")
     parser.add_argument("--no-levers", action="store_true", help="skip the before/after runs of the config levers")
-    parser.add_argument("--out", default=str(ROOT / "docs" / "PERFORMANCE.md"))
+    parser.add_argument("--out", default=None,
+                        help="file whose benchmarks block is replaced (default docs/PERFORMANCE.md; with --pages, "
+                             "the report is only printed unless --out is given)")
+    parser.add_argument("--pages", default="",
+                        help="comma-separated slugs to measure alone, e.g. multi_head,sqrt_dk: (a), (c), (e) and (f) "
+                             "for those pages only, without the levers or the concurrent sessions of (d)")
     args = parser.parse_args()
     cfg = QUICK if args.quick else Settings()
     slugs = [p.slug for p in page_index()]
+    if args.pages:
+        chosen = [s.strip() for s in args.pages.split(",") if s.strip()]
+        unknown = sorted(set(chosen) - set(slugs))
+        if unknown:
+            parser.error(f"not in assets/lessons/index.toml: {', '.join(unknown)}")
+        slugs = [s for s in slugs if s in chosen]
+        args.no_levers = True
+        cfg.loads = ()
+    if args.out is None and not args.pages:
+        args.out = str(ROOT / "docs" / "PERFORMANCE.md")
     started = dt.datetime.now().astimezone()
     say = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
     mode = "quick" if args.quick else "full"
@@ -683,6 +699,10 @@ def main() -> None:
                  f"Pages measured: {', '.join(f'`{s}`' for s in slugs)} (from `assets/lessons/index.toml`)."]
     report = render(sections)
     print(report)
+    if args.out is None:
+        took = (dt.datetime.now().astimezone() - started).total_seconds()
+        say(f"printed only (--pages without --out) in {took:.0f} s")
+        return
     write_doc(report, Path(args.out))
     say(f"wrote {args.out} in {(dt.datetime.now().astimezone() - started).total_seconds():.0f} s")
 

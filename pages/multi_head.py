@@ -82,8 +82,9 @@ def small_heads(step: int) -> None:
                          answer=int(len(set(tops)) > 1)):
         return
     chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head(s): where each word looks"),
-          "“it” looks at: " + "; ".join(f"head {h + 1} → {LABELS[j]} ({trace.weights[h, IT, j]:.2f})"
-                                        for h, j in enumerate(tops)) + ".",
+          "“it” looks most at: " + "; ".join(
+              f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
+              + f" ({row.max():.2f})" for h, row in enumerate(trace.weights[:, IT])) + ".",
           lambda: pd.DataFrame(trace.weights.reshape(n * len(LABELS), -1), columns=LABELS,
                                index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]), key="mh_fig_heads")
     moved = np.abs(trace.weights - base.weights).max(axis=(1, 2))
