@@ -83,10 +83,12 @@ def tiles(shown: int) -> None:
               f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
               lambda: pd.DataFrame({"block": np.arange(1, n_blocks + 1), "m": run["m"][:, q], "ℓ": run["l"][:, q],
                                     "rescale": run["rescale"][:, q]}), key="fa_fig_running")
-    with st.expander(f"Every query after block {step_no}"):
-        st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
-                                   "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}).set_index("query"),
-                     width="stretch")
+    # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
+    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
+        if box.open:
+            st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
+                                       "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
+                                      ).set_index("query"), width="stretch")
 
     if shown >= 2:
         st.subheader("The same answer as the plain formula?")
