@@ -28,7 +28,9 @@ def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str
            "yref": "y", "line": {"color": palette.KEY, "width": 4}}
     return figure(traces, f"Scores so far; current block k{start + 1}–k{stop}", "keys",
                   "queries", height=300, legend=False, shapes=[box],
-                  yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"})
+                  yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"},
+                  # room for the colour bar, so Plotly need not grow the margin (a second layout per draw)
+                  override={"margin": {"r": 110, "b": 84}})
 
 
 def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go.Figure:
@@ -44,7 +46,7 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},
                   yaxis2={"title": {"text": "ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero"},
-                  override={"margin": {"r": 70}})
+                  override={"margin": {"r": 96}})          # the ℓ axis's ticks and title, without automargin
 
 
 def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray, current: int) -> go.Figure:

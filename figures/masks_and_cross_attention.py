@@ -49,7 +49,8 @@ def cross_weights_figure(weights: np.ndarray, patch_labels: list[str], words: li
 
 def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_word: np.ndarray, word: str,
                  top_words: list[str]) -> go.Figure:
-    """The picture (left: each patch's colour, a circle where the ball is, and the word it draws on most)
+    """The picture (left: each patch's colour, a circle where the ball is, and the word it draws on most: tied
+    words one per line, "even" for a patch that shares its weight equally)
     and the same grid shaded by every patch's weight on ``word`` (right). Patches run row by row."""
     w = np.asarray(weight_on_word, dtype=float).reshape(grid, grid)
     shapes, notes = [], []
@@ -60,8 +61,9 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
         if round_[i]:
             shapes.append({"type": "circle", "xref": "x", "yref": "y", "x0": c + 0.15, "x1": c + 0.85,
                            "y0": r + 0.15, "y1": r + 0.85, "line": {"color": "#ffffff", "width": 2}})
-        notes.append({"text": escape(top_words[i]), "x": c + 0.5, "y": r + 0.5, "xref": "x", "yref": "y",
-                      "showarrow": False, "font": {"color": "#000000", "size": 12},
+        label = "even" if top_words[i] == "(even)" else "<br>".join(escape(w) for w in top_words[i].split(" / "))
+        notes.append({"text": label, "x": c + 0.5, "y": r + 0.5, "xref": "x", "yref": "y",
+                      "showarrow": False, "font": {"color": "#000000", "size": 11},
                       "bgcolor": "rgba(255,255,255,0.7)"})
     centres = [k + 0.5 for k in range(grid)]
     heat = {"type": "heatmap", "z": w, "x": centres, "y": centres, "xaxis": "x2", "yaxis": "y2", "zmin": 0.0,

@@ -76,7 +76,7 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
          "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}, "line": {"width": 2}},
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88}})
+                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88, "b": 112}})
 
 
 def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,

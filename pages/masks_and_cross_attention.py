@@ -38,9 +38,9 @@ def masks(step: int) -> None:
     frame.note("causal")
     left, right = st.columns([2, 1])
     with left:
-        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores",
+        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores", height=140,
                          help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
-    causal = right.toggle("Apply the causal mask", True, key="mk_causal", bind="query-params",
+    causal = right.toggle("Causal mask", True, key="mk_causal", bind="query-params",
                           help="On: token i may look at tokens 1 … i only.")
     if S is None:
         return

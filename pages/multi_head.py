@@ -71,7 +71,8 @@ def small_heads(step: int) -> None:
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
     wq_head = matrix_input(f"Head 1's columns of W_Q ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
-                           rows=D_MODEL, cols=d_k, help="Row m says how feature m feeds each number of head 1's query.")
+                           rows=D_MODEL, cols=d_k, height=230,
+                           help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
         return
     wq = W_Q.copy()
@@ -99,7 +100,7 @@ def small_heads(step: int) -> None:
     st.subheader("③ W_V: what a word gives, apart from what it is matched on")
     frame.note("values")
     wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
-                           key=f"mh_wv{n}", rows=D_MODEL, cols=d_k,
+                           key=f"mh_wv{n}", rows=D_MODEL, cols=d_k, height=230,
                            help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
         return
