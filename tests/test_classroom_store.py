@@ -20,14 +20,22 @@ from hypothesis import strategies as hs
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
 
-BACKENDS = ["memory"]
+BACKENDS = ["memory", "redis"]
 T0 = 1_000_000.0                                    # an arbitrary "now"
 OPTIONS = ("It doubles", "It halves", "It stays the same")
 
 
-def _make(kind: str, **limits):
+def _make(kind: str, request, **limits):
     if kind == "memory":
         return MemoryRoomStore(**limits)
+    if kind == "redis":
+        # A real redis-server (tests/conftest.py); a fresh key prefix per store keeps stores apart.
+        import uuid
+
+        from classroom.redis_store import RedisRoomStore
+
+        url = request.getfixturevalue("redis_server").url
+        return RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:", **limits)
     raise ValueError(kind)
 
 
@@ -36,7 +44,7 @@ def store_factory(request):
     made = []
 
     def factory(**limits):
-        s = _make(request.param, **limits)
+        s = _make(request.param, request, **limits)
         made.append(s)
         return s
 
