@@ -25,8 +25,8 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from classroom.memory import MemoryRoomStore
-from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, UnknownRoom, normal_code
+from classroom.select import open_store
+from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, StoreUnavailable, UnknownRoom, normal_code
 from figures.classroom import poll_figure
 from ui import controls, present
 from ui.content import PAGE_FILES, Check, page_index
@@ -50,12 +50,33 @@ _FAILS = "_class_fails"        # times of recent joins with unknown codes
 _NOTICE = "_class_notice"      # (kind, text): one message, shown once
 _PUBLISHED = "_class_published"
 _POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the question asked
+_OFFLINE = "_class_offline"    # the shared store (Redis) could not be reached on the last try
+
+RECONNECTING = "Reconnecting to the class…"
+# The store came back without the room (a Redis restart without persistence loses every room).
+LOST = ("The connection to the class came back, but the class itself was lost meanwhile. This page stays "
+        "as it is; ask the presenter for the new class code.")
+LOST_PRESENTER = ("The connection to the class came back, but the class itself was lost meanwhile: "
+                  "start a new class and give your students its new code.")
 
 
 @st.cache_resource
 def room_store() -> RoomStore:
-    """One store per server process (a single entry: no arguments)."""
-    return MemoryRoomStore()
+    """One store per server process (a single entry: no arguments): Redis when ATTENTION_REDIS_URL or
+    ``[classroom] redis_url`` in .streamlit/secrets.toml names one (replicas share the rooms), else in-process."""
+    try:
+        secret = st.secrets.get("classroom", {}).get("redis_url")
+    except (FileNotFoundError, AttributeError):         # no secrets file, or no [classroom] table in it
+        secret = None
+    try:
+        return open_store(secret if isinstance(secret, str) else None)
+    except ValueError as err:                           # a mistyped URL: say so in the log, keep serving
+        import logging
+
+        from classroom.memory import MemoryRoomStore
+
+        logging.getLogger(__name__).error("classroom: %s; using the in-process room store", err)
+        return MemoryRoomStore()
 
 
 def _ss():
@@ -76,7 +97,7 @@ def _notice(kind: str, text: str) -> None:
 
 def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT):
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _OFFLINE):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
@@ -105,7 +126,13 @@ def _arrive() -> None:
         st.query_params.pop("room", None)
         return
     if key is not None:
-        if len(key) <= MAX_KEY_CHARS and room_store().is_presenter(code, key):
+        try:
+            presenter = len(key) <= MAX_KEY_CHARS and room_store().is_presenter(code, key)
+        except StoreUnavailable:
+            st.query_params["key"] = key                # a reload tries again once the class is reachable
+            _notice("warning", "The class cannot be reached right now: reload this link in a moment.")
+            return
+        if presenter:
             _leave()
             _ss().update({_ROLE: "presenter", _CODE: code, _KEY: key})
             _notice("success", f"You are presenting class {code} again.")
@@ -140,6 +167,11 @@ def join(code_text: str) -> bool:
         _ss()[_FAILS].append(now)
         _leave("There is no class with that code: it may have ended, or the code is mistyped.")
         return False
+    except StoreUnavailable:                            # join now; the follow tick connects when it can
+        _leave()
+        _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _BEAT: 0.0, _OFFLINE: True})
+        st.query_params["room"] = code
+        return True
     except RoomError as err:
         _leave(str(err))
         return False
@@ -206,8 +238,12 @@ def _follow_now(slug: str) -> bool:
     try:
         snap = room_store().snapshot(_ss()[_CODE], time.time())
     except UnknownRoom:
-        _leave("The class has ended. This page stays as it is, for you to explore.")
+        _leave(LOST if _ss().get(_OFFLINE) else "The class has ended. This page stays as it is, for you to explore.")
         return False
+    except StoreUnavailable:
+        _ss()[_OFFLINE] = True
+        return False
+    _ss().pop(_OFFLINE, None)
     if snap.version == _ss().get(_SEEN):
         return False
     return _apply(slug, snap)
@@ -225,9 +261,14 @@ def _follow_tick() -> None:
         if now - ss.get(_BEAT, 0.0) >= HEARTBEAT_S:
             ss[_BEAT] = now
             room_store().heartbeat(ss[_CODE], ss[_ME], now)
+    except StoreUnavailable:
+        if not ss.get(_OFFLINE):                        # once: the bar then says it is reconnecting
+            ss[_OFFLINE] = True
+            st.rerun(scope="app")
+        return
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened
-    if version != ss.get(_SEEN):
+    if ss.get(_OFFLINE) or version != ss.get(_SEEN):    # back: the full run clears the bar and catches up
         st.rerun(scope="app")
 
 
@@ -253,6 +294,9 @@ def _follow_again() -> None:
 def _start() -> None:
     try:
         code, key = room_store().create_room(time.time())
+    except StoreUnavailable:
+        _notice("warning", "The classroom cannot be reached right now: try again in a moment.")
+        return
     except RoomError as err:
         _notice("warning", str(err))
         return
@@ -283,9 +327,13 @@ def publish(slug: str) -> None:
         room_store().publish(ss[_CODE], ss[_KEY], *view, time.time())
     except ValueError:
         _notice("warning", "This view is too large to share with the class; the class stays where it was.")
-    except (NotPresenter, UnknownRoom):
-        _leave("Your class has ended (it expired, or was ended elsewhere).")
+    except StoreUnavailable:
+        ss[_OFFLINE] = True                             # not marked published: sent again once reachable
         return
+    except (NotPresenter, UnknownRoom):
+        _leave(LOST_PRESENTER if ss.get(_OFFLINE) else "Your class has ended (it expired, or was ended elsewhere).")
+        return
+    ss.pop(_OFFLINE, None)
     ss[_PUBLISHED] = view
 
 
@@ -328,8 +376,16 @@ def _presenter_tick(slug: str) -> None:
         st.rerun(scope="app")
     try:
         n = room_store().follower_count(_ss()[_CODE], time.time())
+    except StoreUnavailable:
+        _ss()[_OFFLINE] = True
+        st.markdown(f":material/sync: **{RECONNECTING}**")
+        return
+    except UnknownRoom:
+        _leave(LOST_PRESENTER if _ss().get(_OFFLINE) else "Your class has ended (it expired, or was ended elsewhere).")
+        st.rerun(scope="app")
     except RoomError:
         return
+    _ss().pop(_OFFLINE, None)
     st.markdown(f"**{n} student{'s' if n != 1 else ''} following**")
 
 
@@ -395,7 +451,11 @@ def sidebar(slug: str) -> bool:
 def _student_bar() -> None:
     code = _ss()[_CODE]
     with st.container(border=True, horizontal=True, vertical_alignment="center", key="_class_bar"):
-        if following():
+        if following() and _ss().get(_OFFLINE):
+            st.markdown(f":material/sync: **{RECONNECTING}** (class {code}). The lesson works on its own meanwhile.")
+            st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
+            _follow_tick()
+        elif following():
             st.markdown(f":material/groups: **Following class {code}**: this page moves with the presenter.")
             st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
             _follow_tick()
