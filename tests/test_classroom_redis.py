@@ -13,7 +13,7 @@ import redis
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from classroom.redis_store import REDIS_TTL_S, RedisRoomStore
+from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore
 from classroom.select import ENV_VAR, open_store
 from tests import services
 
@@ -143,12 +143,42 @@ def test_redis_down_is_store_unavailable_on_every_call_and_quick():
              lambda: store.poll_counts(code, "q"), lambda: store.reveal_poll(code, key, "q", now),
              lambda: store.is_presenter(code, key), lambda: store.end_room(code, key)]
     for call in calls:
+        store._down_until = 0.0                      # each call goes to Redis itself (no circuit breaker)
         t0 = time.perf_counter()
         with pytest.raises(rs.StoreUnavailable) as info:
             call()
         assert time.perf_counter() - t0 < 2.0
         assert str(info.value) == "Reconnecting to the class…"
         assert isinstance(info.value, rs.RoomError)            # what a page already shows as a message
+
+
+def test_a_hung_redis_costs_one_timeout_a_second_not_one_per_call():
+    import os
+    import signal
+
+    services.require(services.REDIS_SERVER)
+    server = services.RedisServer().start()
+    try:
+        store = _store(server)
+        code, _ = store.create_room(time.time())
+        os.kill(server.proc.pid, signal.SIGSTOP)                   # accepts connections, answers nothing
+        try:
+            t0 = time.perf_counter()
+            with pytest.raises(rs.StoreUnavailable):
+                store.version(code, time.time())
+            waited = time.perf_counter() - t0
+            assert waited >= 0.5                                   # the client's timeout did fire
+            t0 = time.perf_counter()
+            for _ in range(50):
+                with pytest.raises(rs.StoreUnavailable):
+                    store.version(code, time.time())
+            assert time.perf_counter() - t0 < min(waited, RETRY_AFTER_S) / 2
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        time.sleep(RETRY_AFTER_S)
+        assert store.version(code, time.time()) == 1               # back, with the room
+    finally:
+        server.stop()
 
 
 def test_a_room_resumes_when_its_keys_survive_and_is_unknown_when_they_did_not():
@@ -166,6 +196,7 @@ def test_a_room_resumes_when_its_keys_survive_and_is_unknown_when_they_did_not()
         with pytest.raises(rs.StoreUnavailable):
             store.version(code, now)
         server.start()                                             # same port, no persistence: keys gone
+        time.sleep(RETRY_AFTER_S)
         with pytest.raises(rs.UnknownRoom):
             store.version(code, now)
         new_code, _ = store.create_room(now)                 # and a new class starts at once
