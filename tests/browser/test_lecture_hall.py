@@ -19,6 +19,7 @@ from tests.browser import harness
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 ARTIFACTS = harness.ROOT / "artifacts"
+SHOTS = ARTIFACTS / "screenshots"
 # e.g. 127.0.0.1:58102 [01/Dec/2026:12:06:11.265] lecture_hall replicas/app2 0/0/0/15/+15 200 ... "GET / HTTP/1.1"
 LOG_LINE = re.compile(r'^(?P<client>\S+) \[[^]]+\] lecture_hall replicas/(?P<server>\S+) .*"(?P<method>[A-Z]+) '
                       r'(?P<path>\S+) HTTP')
@@ -148,6 +149,7 @@ class Person:
         self.context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="light")
         self.context.set_default_timeout(120_000)
         self.page = self.context.new_page()
+        self.runs = harness.Runs(self.page)          # from the start: it listens for websockets as they open
         self.errors: list[str] = []
         self.page.on("pageerror", lambda err: self.errors.append(str(err)))
 
@@ -257,10 +259,12 @@ def test_redis_stopping_mid_class_keeps_lessons_working_and_says_so(hall, people
     try:
         student.page.get_by_text("Reconnecting to the class…").wait_for(timeout=FOLLOW_TIMEOUT_MS)
         presenter.page.get_by_text("Reconnecting to the class…").wait_for(timeout=FOLLOW_TIMEOUT_MS)
-        runs = harness.Runs(student.page)                           # the lesson itself keeps working
-        done = runs.finished
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        student.page.screenshot(path=SHOTS / "hall_student_reconnecting.png")
+        presenter.page.screenshot(path=SHOTS / "hall_presenter_reconnecting.png")
+        done = student.runs.finished                                # the lesson itself keeps working
         student.step_slider()
-        _finished(runs, done, timeout_s=60)
+        _finished(student.runs, done, timeout_s=60)
         student.no_exception()
     finally:
         os.kill(hall.redis.proc.pid, signal.SIGCONT)
@@ -274,5 +278,7 @@ def test_redis_stopping_mid_class_keeps_lessons_working_and_says_so(hall, people
     student.page.get_by_text("the class itself was lost meanwhile").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     presenter.page.get_by_text("start a new class and give your students").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     presenter.page.get_by_role("button", name="Start a class").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    student.page.screenshot(path=SHOTS / "hall_student_class_lost.png")
+    presenter.page.screenshot(path=SHOTS / "hall_presenter_class_lost.png")
     presenter.no_exception()
     student.no_exception()
