@@ -410,10 +410,9 @@ def _presenter_panel(slug: str) -> None:
 # --- the sidebar and the student's bar ------------------------------------------------------------------------
 
 def _join_submitted() -> None:
-    typed = str(_ss().get("_class_join_code") or "")[:32]
-    if typed.strip():
-        _ss()["_class_join_code"] = ""
-        join(typed)
+    typed = str(_ss().get("_class_join_code") or "")[:33]      # one past the longest code normal_code reads
+    _ss()["_class_join_code"] = ""
+    join(typed)
 
 
 def sidebar(slug: str) -> bool:
