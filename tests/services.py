@@ -116,7 +116,8 @@ def haproxy_env(port: int, backends: list[int]) -> dict[str, str]:
 
 @contextmanager
 def haproxy(backends: list[int], log=None):
-    """Debian's haproxy running deploy/haproxy.cfg in front of app servers on ``backends``; yields its URL."""
+    """Debian's haproxy running deploy/haproxy.cfg in front of app servers on ``backends``; yields
+    (its URL, its process)."""
     port = free_port()
     env = haproxy_env(port, backends)
     check = subprocess.run([HAPROXY, "-c", "-f", str(HAPROXY_CFG)], env=env, capture_output=True, text=True)
@@ -139,6 +140,6 @@ def haproxy(backends: list[int], log=None):
             if time.monotonic() > deadline:
                 raise TimeoutError("haproxy did not pass /_stcore/health within 30 s")
             time.sleep(0.1)
-        yield base
+        yield base, proc
     finally:
         _stop(proc)

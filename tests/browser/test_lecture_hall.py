@@ -51,7 +51,7 @@ def hall():
         apps = [harness.start(log=app_log, env=env), harness.start(log=app_log, env=env)]
         try:
             ports = [int(base.rsplit(":", 1)[1]) for _, base, _ in apps]
-            with services.haproxy(ports, log=hap_log) as base:
+            with services.haproxy(ports, log=hap_log) as (base, _):
                 yield Hall(log_path, base, redis, apps)
         finally:
             for proc, _, _ in apps:
