@@ -209,11 +209,11 @@ def main() -> None:
             for n in args.students:
                 results.append(asyncio.run(lecture(url, pids, redis, setup, n, args.moves)))
                 print(f"{setup}, {n}: p95 {pct(results[-1].follow, 95):.2f} s", file=sys.stderr)
+                (ROOT / "artifacts" / "lecture_hall.json").write_text(json.dumps([asdict(r) for r in results]))
                 time.sleep(5)
     machine = (f"{os.cpu_count()} cores, load average {load0:.1f} at the start and {os.getloadavg()[0]:.1f} at "
                f"the end, Python {platform.python_version()}, Streamlit {streamlit.__version__}, "
                f"moves every {EVERY_S:.0f} s × {args.moves}")
-    (ROOT / "artifacts" / "lecture_hall.json").write_text(json.dumps([asdict(r) for r in results], indent=1))
     print(report(results, machine))
 
 
