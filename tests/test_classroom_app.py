@@ -17,6 +17,7 @@ from classroom import store as rs
 from classroom.memory import MemoryRoomStore
 from tests._apptest import APP, open_page, texts
 from ui import classroom
+from ui.inputs import literal
 
 PRESENTER_ONLY = ("_class_start", "_class_end", "_class_large")
 
@@ -295,10 +296,19 @@ def test_a_poll_counts_answers_changes_and_reveals_on_every_screen():
     right = next(c.text for c in classroom_question().choices if c.correct)
     for st in students:
         st.run()
-        assert f"The answer:** {right}" in texts(st)
+        assert f"The answer:** {literal(right, 200)}" in texts(st)
         assert st.radio(key=f"_class_answer__{POLL}").disabled
         assert any("_class_chart" in c.proto.id for c in st.get("plotly_chart"))
     assert not classroom.room_store().answer(code, POLL, "late", options[0], time.time())
+
+
+def test_a_presenter_who_reconnects_keeps_the_open_question_live():
+    pres, code, key = start_class()
+    go(pres, "sqrt_dk")
+    pres.button(key=f"_class_ask__{POLL}").click().run()
+    again = fresh(room=code, key=key)
+    go(again, "sqrt_dk")
+    assert f"_class_reveal__{POLL}" in button_keys(again) and f"_class_ask__{POLL}" not in button_keys(again)
 
 
 def classroom_question():

@@ -30,6 +30,7 @@ from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, Unknow
 from figures.classroom import poll_figure
 from ui import controls, present
 from ui.content import PAGE_FILES, Check, page_index
+from ui.inputs import literal
 
 FOLLOW_EVERY_S = 1.0          # a follower's version check
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
@@ -109,6 +110,12 @@ def _arrive() -> None:
             _leave()
             _ss().update({_ROLE: "presenter", _CODE: code, _KEY: key})
             _notice("success", f"You are presenting class {code} again.")
+            try:                                        # a question still open stays live on this screen
+                poll = room_store().snapshot(code, time.time()).poll
+            except RoomError:
+                poll = None
+            if poll is not None:
+                _ss()[_POLL] = (poll.poll_id, poll.options, poll.revealed)
             return
         _notice("warning", "That presenter link's key does not match the class, so you joined it as a student.")
     join(code)
@@ -225,8 +232,12 @@ def _follow_tick() -> None:
         if now - ss.get(_BEAT, 0.0) >= HEARTBEAT_S:
             ss[_BEAT] = now
             room_store().heartbeat(ss[_CODE], ss[_ME], now)
-    except RoomError:
-        st.rerun(scope="app")                           # the full run says what happened
+    except UnknownRoom:
+        st.rerun(scope="app")                           # the full run says the class has ended
+    except RoomError as err:                            # the class is full: stop following, say why
+        ss[_FOLLOWING] = False
+        _notice("warning", str(err))
+        st.rerun(scope="app")
     if version != ss.get(_SEEN):
         st.rerun(scope="app")
 
@@ -448,8 +459,9 @@ def student_poll(poll_id: str, label: str, question: Check) -> bool:
     right = _right(question, poll.options)
     picked = _ss().get(widget_key)
     if right is not None:
-        st.success(f"**The answer:** {poll.options[right]}" + (" (your answer)" if picked == poll.options[right]
-                                                                  else ""))
+        # Options may hold a learner's words (the lab's tokens): escaped for Markdown.
+        st.success(f"**The answer:** {literal(poll.options[right], 200)}"
+                   + (" (your answer)" if picked == poll.options[right] else ""))
     choice = next((c for c in question.choices if c.text == picked), None)
     if choice is not None and not choice.correct:
         st.error(choice.feedback)
