@@ -199,6 +199,16 @@ def test_students_follow_the_page_the_slider_and_the_step():
         assert st.slider(key="sd_dk").value == 16
 
 
+def test_a_page_change_is_published_once_with_all_its_controls():
+    pres, code, _ = start_class()
+    before = snapshot(code).version
+    go(pres, "sqrt_dk")
+    snap = snapshot(code)
+    assert snap.version == before + 1 and set(snap.controls) == {"sd_dk", "sd_seed"}
+    pres.run()                                                # nothing changed: no new version
+    assert snapshot(code).version == before + 1
+
+
 def test_exploring_keeps_the_screen_and_following_again_resyncs_at_once():
     pres, code, _ = start_class()
     st = fresh(room=code)

@@ -51,6 +51,7 @@ _FAILS = "_class_fails"        # times of recent joins with unknown codes
 _NOTICE = "_class_notice"      # (kind, text): one message, shown once
 _PUBLISHED = "_class_published"
 _POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the question asked
+_MID_RUN = "_class_mid_run"    # presenter: a full run has started and not yet published
 
 
 @st.cache_resource
@@ -77,7 +78,7 @@ def _notice(kind: str, text: str) -> None:
 
 def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT):
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
@@ -280,12 +281,17 @@ def _end() -> None:
     _notice("info", "The class has ended.")
 
 
-def publish(slug: str) -> None:
-    """The presenter's view, published if it changed since the last publish (called at the end of every
-    run, and by the presenter's fragment)."""
+def publish(slug: str, *, from_tick: bool = False) -> None:
+    """The presenter's view, published if it changed since the last publish: called at the end of every
+    full run, and by the presenter's fragment between full runs (not during one: a new page's widgets do
+    not exist yet, and a half-made view would cost every student an extra run)."""
     ss = _ss()
     if role() != "presenter":
         return
+    if from_tick and ss.get(_MID_RUN):
+        return
+    if not from_tick:
+        ss[_MID_RUN] = False
     step = int(ss.get(f"{slug}__step", 1)) if present.active() else 0
     view = (slug, step, controls.lesson_controls())
     if ss.get(_PUBLISHED) == view:
@@ -334,7 +340,7 @@ def _presenter_tick(slug: str) -> None:
     """Publishes what a fragment's control changed, and keeps the follower count current."""
     if role() != "presenter":
         return
-    publish(slug)
+    publish(slug, from_tick=True)
     if role() != "presenter":
         st.rerun(scope="app")
     try:
@@ -377,6 +383,8 @@ def sidebar(slug: str) -> bool:
     """
     applied = False
     _arrive()
+    if role() == "presenter":
+        _ss()[_MID_RUN] = True                          # publish() at the end of this run clears it
     if following():
         applied = _follow_now(slug)
     with st.sidebar:
