@@ -20,7 +20,7 @@ def poll_figure(options: tuple[str, ...], counts: dict[str, int], correct: int |
         raise ValueError(f"correct must index one of the {len(options)} options, got {correct}")
     # Options may hold a learner's words (the lab's tokens): each line is HTML-escaped after wrapping,
     # since Plotly renders a subset of HTML in text.
-    labels = ["<br>".join(escape(line) for line in wrapped(o, 28).split("<br>")) for o in options]
+    labels = ["<br>".join(escape(line) for line in wrapped(o, 34).split("<br>")) for o in options]
     values = [int(counts.get(o, 0)) for o in options]
     if correct is None:
         colours = [palette.QUERY] * len(options)
@@ -32,9 +32,11 @@ def poll_figure(options: tuple[str, ...], counts: dict[str, int], correct: int |
             "hovertemplate": "%{x} chose this<extra></extra>"}
     top = max([*values, 1])
     left = min(text_px(labels) + 16, 260)
-    lines = sum(label.count("<br>") + 1 for label in labels)
+    # Bars are evenly spaced, so every row gets the height of the tallest label (18 px a line) plus a gap:
+    # a three-line label would otherwise run into its neighbours.
+    row = 18 * max(label.count("<br>") + 1 for label in labels) + 16
     return figure([bars], f"The class's answers ({answered} in all)", "students", "",
-                  height=max(200, 70 + 26 * lines), legend=False,
+                  height=len(labels) * row + 50 + 56, legend=False,
                   override={"margin": {"l": left, "r": 40, "b": 56}},
                   xaxis={"range": [0, top * 1.15], "dtick": max(1, -(-top // 5)),
                          "rangemode": "tozero"},

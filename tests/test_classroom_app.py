@@ -17,6 +17,7 @@ from classroom import store as rs
 from classroom.memory import MemoryRoomStore
 from tests._apptest import APP, open_page, texts
 from ui import classroom
+from ui.inputs import literal
 
 PRESENTER_ONLY = ("_class_start", "_class_end", "_class_large")
 
@@ -198,6 +199,16 @@ def test_students_follow_the_page_the_slider_and_the_step():
         assert st.slider(key="sd_dk").value == 16
 
 
+def test_a_page_change_is_published_once_with_all_its_controls():
+    pres, code, _ = start_class()
+    before = snapshot(code).version
+    go(pres, "sqrt_dk")
+    snap = snapshot(code)
+    assert snap.version == before + 1 and set(snap.controls) == {"sd_dk", "sd_seed"}
+    pres.run()                                                # nothing changed: no new version
+    assert snapshot(code).version == before + 1
+
+
 def test_exploring_keeps_the_screen_and_following_again_resyncs_at_once():
     pres, code, _ = start_class()
     st = fresh(room=code)
@@ -295,10 +306,19 @@ def test_a_poll_counts_answers_changes_and_reveals_on_every_screen():
     right = next(c.text for c in classroom_question().choices if c.correct)
     for st in students:
         st.run()
-        assert f"The answer:** {right}" in texts(st)
+        assert f"The answer:** {literal(right, 200)}" in texts(st)
         assert st.radio(key=f"_class_answer__{POLL}").disabled
         assert any("_class_chart" in c.proto.id for c in st.get("plotly_chart"))
     assert not classroom.room_store().answer(code, POLL, "late", options[0], time.time())
+
+
+def test_a_presenter_who_reconnects_keeps_the_open_question_live():
+    pres, code, key = start_class()
+    go(pres, "sqrt_dk")
+    pres.button(key=f"_class_ask__{POLL}").click().run()
+    again = fresh(room=code, key=key)
+    go(again, "sqrt_dk")
+    assert f"_class_reveal__{POLL}" in button_keys(again) and f"_class_ask__{POLL}" not in button_keys(again)
 
 
 def classroom_question():

@@ -99,6 +99,31 @@ def test_presenter_mode_is_per_session():
     assert a.session_state["_present"] is True and b.session_state["_present"] is False
 
 
+def test_a_class_is_per_session_and_two_classes_are_apart():
+    """Presenting, following and a class's view stay in the sessions that joined it (the store's own
+    isolation: tests/test_classroom_store.py; flows: tests/test_classroom_app.py)."""
+    a, b, c = open_app("home"), open_app("home"), open_app("home")
+    a.sidebar.button(key="_class_start").click().run()
+    b.sidebar.button(key="_class_start").click().run()
+    code_a, code_b = a.session_state["_class_code"], b.session_state["_class_code"]
+    assert code_a != code_b and a.session_state["_class_key"] != b.session_state["_class_key"]
+    from streamlit.testing.v1 import AppTest
+
+    from tests._apptest import APP
+
+    follower = AppTest.from_file(APP, default_timeout=60)
+    follower.query_params["room"] = code_a                    # the join link, from the first run
+    follower.run()
+    a.switch_page("pages/sqrt_dk.py").run()
+    a.slider(key="sd_dk").set_value(700).run()
+    follower.run()
+    c.run()
+    assert follower.slider(key="sd_dk").value == 700
+    assert "_class_role" not in c.session_state and "_class_code" not in c.session_state
+    assert "room" not in c.query_params
+    assert b.session_state["_class_role"] == "presenter" and "sd_dk" not in b.session_state
+
+
 # --- Static: no mutable state shared between sessions -----------------------------------------------
 
 MUTABLE_CALLS = {"list", "dict", "set", "bytearray", "defaultdict", "deque", "OrderedDict", "Counter"}

@@ -30,6 +30,7 @@ from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, StoreU
 from figures.classroom import poll_figure
 from ui import controls, present
 from ui.content import PAGE_FILES, Check, page_index
+from ui.inputs import literal
 
 FOLLOW_EVERY_S = 1.0          # a follower's version check
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
@@ -50,6 +51,7 @@ _FAILS = "_class_fails"        # times of recent joins with unknown codes
 _NOTICE = "_class_notice"      # (kind, text): one message, shown once
 _PUBLISHED = "_class_published"
 _POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the question asked
+_MID_RUN = "_class_mid_run"    # presenter: a full run has started and not yet published
 _OFFLINE = "_class_offline"    # the shared store (Redis) could not be reached on the last try
 
 RECONNECTING = "Reconnecting to the class…"
@@ -97,7 +99,7 @@ def _notice(kind: str, text: str) -> None:
 
 def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _OFFLINE):
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
@@ -136,6 +138,12 @@ def _arrive() -> None:
             _leave()
             _ss().update({_ROLE: "presenter", _CODE: code, _KEY: key})
             _notice("success", f"You are presenting class {code} again.")
+            try:                                        # a question still open stays live on this screen
+                poll = room_store().snapshot(code, time.time()).poll
+            except RoomError:
+                poll = None
+            if poll is not None:
+                _ss()[_POLL] = (poll.poll_id, poll.options, poll.revealed)
             return
         _notice("warning", "That presenter link's key does not match the class, so you joined it as a student.")
     join(code)
@@ -266,8 +274,12 @@ def _follow_tick() -> None:
             ss[_OFFLINE] = True
             st.rerun(scope="app")
         return
-    except RoomError:
-        st.rerun(scope="app")                           # the full run says what happened
+    except UnknownRoom:
+        st.rerun(scope="app")                           # the full run says the class has ended
+    except RoomError as err:                            # the class is full: stop following, say why
+        ss[_FOLLOWING] = False
+        _notice("warning", str(err))
+        st.rerun(scope="app")
     if ss.get(_OFFLINE) or version != ss.get(_SEEN):    # back: the full run clears the bar and catches up
         st.rerun(scope="app")
 
@@ -313,12 +325,17 @@ def _end() -> None:
     _notice("info", "The class has ended.")
 
 
-def publish(slug: str) -> None:
-    """The presenter's view, published if it changed since the last publish (called at the end of every
-    run, and by the presenter's fragment)."""
+def publish(slug: str, *, from_tick: bool = False) -> None:
+    """The presenter's view, published if it changed since the last publish: called at the end of every
+    full run, and by the presenter's fragment between full runs (not during one: a new page's widgets do
+    not exist yet, and a half-made view would cost every student an extra run)."""
     ss = _ss()
     if role() != "presenter":
         return
+    if from_tick and ss.get(_MID_RUN):
+        return
+    if not from_tick:
+        ss[_MID_RUN] = False
     step = int(ss.get(f"{slug}__step", 1)) if present.active() else 0
     view = (slug, step, controls.lesson_controls())
     if ss.get(_PUBLISHED) == view:
@@ -371,7 +388,7 @@ def _presenter_tick(slug: str) -> None:
     """Publishes what a fragment's control changed, and keeps the follower count current."""
     if role() != "presenter":
         return
-    publish(slug)
+    publish(slug, from_tick=True)
     if role() != "presenter":
         st.rerun(scope="app")
     try:
@@ -422,6 +439,8 @@ def sidebar(slug: str) -> bool:
     """
     applied = False
     _arrive()
+    if role() == "presenter":
+        _ss()[_MID_RUN] = True                          # publish() at the end of this run clears it
     if following():
         applied = _follow_now(slug)
     with st.sidebar:
@@ -508,8 +527,9 @@ def student_poll(poll_id: str, label: str, question: Check) -> bool:
     right = _right(question, poll.options)
     picked = _ss().get(widget_key)
     if right is not None:
-        st.success(f"**The answer:** {poll.options[right]}" + (" (your answer)" if picked == poll.options[right]
-                                                                  else ""))
+        # Options may hold a learner's words (the lab's tokens): escaped for Markdown.
+        st.success(f"**The answer:** {literal(poll.options[right], 200)}"
+                   + (" (your answer)" if picked == poll.options[right] else ""))
     choice = next((c for c in question.choices if c.text == picked), None)
     if choice is not None and not choice.correct:
         st.error(choice.feedback)
