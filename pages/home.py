@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from ui import classroom, present, progress
 from ui import entry as entry_point
-from ui import present, progress
 from ui.content import PAGE_FILES, load_lesson, page_index
 
 entry_point.ensure_entry()
 present.sidebar_toggle()
+classroom.sidebar("home")
 home = load_lesson("home")
 st.title(home.title)
 st.markdown(f"#### {home.question}")
@@ -33,3 +34,5 @@ for entry in lessons:
         st.page_link(PAGE_FILES.format(slug=entry.slug), label=text.title, icon=entry.icon)
         st.markdown(f"*{text.question}*")
         st.caption(f"Goal: {text.goal}  \nProgress: {status}")
+
+classroom.publish("home")                          # a presenter's class follows them to this page

@@ -26,6 +26,16 @@ def open_page():
     return open_page
 
 
+@pytest.fixture(scope="session")
+def redis_server():
+    """A real redis-server (Debian's) on a free port, no persistence, for this test session (xdist worker)."""
+    from tests import services
+
+    services.require(services.REDIS_SERVER)
+    with services.redis_server() as server:
+        yield server
+
+
 # --- Issue 8: the fuzz suite's case count, summed over xdist workers ----------------------------------
 FUZZ_DIR = ROOT / "artifacts" / "fuzz"
 

@@ -61,6 +61,8 @@ def test_two_sessions_on_a_page_never_see_each_others_values(slug):
         new = changed_value(info)
         if "__" in (info.key or ""):
             continue                                          # the frame's questions: progress covers them
+        if (info.key or "").startswith("_class"):
+            continue                                          # "Join a class" acts and clears: rooms are below
         if info.key and new is not None and info.kind in (*TEXT_KINDS, *CHOICE_KINDS, "toggle", "checkbox",
                                                           "slider", "number_input"):
             node.set_value(new)
@@ -95,6 +97,31 @@ def test_presenter_mode_is_per_session():
     a = open_app("home", present="1")
     b = open_app("home")
     assert a.session_state["_present"] is True and b.session_state["_present"] is False
+
+
+def test_a_class_is_per_session_and_two_classes_are_apart():
+    """Presenting, following and a class's view stay in the sessions that joined it (the store's own
+    isolation: tests/test_classroom_store.py; flows: tests/test_classroom_app.py)."""
+    a, b, c = open_app("home"), open_app("home"), open_app("home")
+    a.sidebar.button(key="_class_start").click().run()
+    b.sidebar.button(key="_class_start").click().run()
+    code_a, code_b = a.session_state["_class_code"], b.session_state["_class_code"]
+    assert code_a != code_b and a.session_state["_class_key"] != b.session_state["_class_key"]
+    from streamlit.testing.v1 import AppTest
+
+    from tests._apptest import APP
+
+    follower = AppTest.from_file(APP, default_timeout=60)
+    follower.query_params["room"] = code_a                    # the join link, from the first run
+    follower.run()
+    a.switch_page("pages/sqrt_dk.py").run()
+    a.slider(key="sd_dk").set_value(700).run()
+    follower.run()
+    c.run()
+    assert follower.slider(key="sd_dk").value == 700
+    assert "_class_role" not in c.session_state and "_class_code" not in c.session_state
+    assert "room" not in c.query_params
+    assert b.session_state["_class_role"] == "presenter" and "sd_dk" not in b.session_state
 
 
 # --- Static: no mutable state shared between sessions -----------------------------------------------
@@ -234,6 +261,7 @@ CACHE_NAMES = {"cache_data", "cache_resource"}
 # Each name must be a function without parameters (checked below), or the exemption does not apply.
 LOAD_ONCE = {
     "load_model": "the lab's small BERT, loaded once per server and shared read-only by every session",
+    "room_store": "the live classroom's one room store per server; its own limits bound it (classroom/store.py)",
 }
 
 

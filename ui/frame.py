@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import entry, present, progress
+from ui import classroom, controls, entry, present, progress
 from ui.content import PAGE_FILES, Check, Lesson, load_lesson, neighbours
 
 
@@ -53,9 +53,14 @@ class Frame:
         """A multiple-choice check with feedback on each option. Returns True/False once answered."""
         c = self.text.check(check_id)
         key = f"{self.slug}__check__{c.id}"
+        poll_id = f"{self.slug}:check:{c.id}"
         with st.container(border=True):
+            label = f"**Check yourself.** {c.prompt}"
+            if classroom.student_poll(poll_id, label, c):    # the class is asked this one: answer for the room
+                return None
             # The question is the radio's own label: a screen reader announces it with the choices.
-            choice = st.radio(f"**Check yourself.** {c.prompt}", [ch.text for ch in c.choices], index=None, key=key)
+            choice = st.radio(label, [ch.text for ch in c.choices], index=None, key=key)
+            classroom.presenter_poll(poll_id, c)
             if choice is None:
                 return None
             picked = next(ch for ch in c.choices if ch.text == choice)
@@ -77,8 +82,13 @@ class Frame:
             p = p.with_options(options, answer, **values)
         key = f"{self.slug}__predict__{p.id}"
         revealed_key = f"{key}__revealed"
+        poll_id = f"{self.slug}:predict:{p.id}"
         with st.container(border=True):
-            choice = st.radio(f"**Predict first.** {p.prompt}", [c.text for c in p.choices], index=None, key=key)
+            label = f"**Predict first.** {p.prompt}"
+            if classroom.student_poll(poll_id, label, p):    # the class is asked this one: answer for the room
+                return bool(classroom.poll_revealed(poll_id))
+            choice = st.radio(label, [c.text for c in p.choices], index=None, key=key)
+            classroom.presenter_poll(poll_id, p)
             if not st.session_state.get(revealed_key):
                 if not st.button("Reveal the answer", key=f"{key}__button", disabled=choice is None):
                     if choice is None:
@@ -111,6 +121,11 @@ class Frame:
     def steps(self, labels: list[str]) -> int:
         """How many reveal stages to show: all of them, or in presenter mode as many as the presenter
         has stepped to with the buttons (or a clicker's Page Down / Page Up)."""
+        followed = classroom.followed_step(self.slug)
+        if followed is not None:                          # a following student sees the presenter's stage
+            shown = min(max(followed, 1), len(labels))
+            st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
+            return shown
         if not present.active():
             return len(labels)
         key = f"{self.slug}__step"
@@ -152,6 +167,7 @@ class Frame:
             if pop.open:
                 st.caption("Copy this link to open the page with every control exactly as it is now.")
                 st.code(view_link(self.slug), language=None, wrap_lines=True)
+        classroom.publish(self.slug)                     # a presenter's class follows this run's view
 
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""
@@ -183,20 +199,12 @@ def _matches_state(key: str, raw: list[str]) -> bool:
 def view_link(slug: str) -> str:
     """This page's URL carrying every lesson control's current value (relative when the app's URL is unknown).
 
-    Lesson controls are the keyed widgets whose keys are plain names (frame and progress keys hold "__"
-    or start with "_"); their values are read from the session, since the browser, not Python, keeps
-    the bound part of the URL up to date.
+    The URL's own parameters, without the classroom's, overlaid with ``controls.lesson_controls()``:
+    the same definition of a lesson control the live classroom publishes.
     """
-    params: dict[str, list[str]] = {k: st.query_params.get_all(k) for k in st.query_params}
-    for key, value in st.session_state.to_dict().items():
-        if not isinstance(key, str) or key.startswith("_") or "__" in key:
-            continue
-        if isinstance(value, bool):
-            params[key] = [str(value).lower()]
-        elif isinstance(value, int | float | str):
-            params[key] = [str(value)]
-        elif isinstance(value, list | tuple) and all(isinstance(v, int | float | str) for v in value):
-            params[key] = [str(v) for v in value]
+    params: dict[str, list[str]] = {k: st.query_params.get_all(k) for k in st.query_params
+                                    if k not in controls.CLASS_PARAMS}
+    params.update(controls.lesson_controls())
     pairs = [(k, v) for k, values in sorted(params.items()) for v in values]
     base = (st.context.url or "").split("?")[0] or ("./" if slug == "home" else f"./{slug}")
     return base + ("?" + urlencode(pairs) if pairs else "")
@@ -206,6 +214,8 @@ def lesson(slug: str) -> Frame:
     """The frame for one lesson page; records the visit for the progress view on the home page."""
     entry.ensure_entry()
     present.sidebar_toggle()
+    snapshot = {k: st.query_params.get_all(k) for k in st.query_params if k not in controls.CLASS_PARAMS}
+    if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
+        snapshot = {}
     progress.visit(slug)
-    snapshot = {k: st.query_params.get_all(k) for k in st.query_params}
     return Frame(load_lesson(slug), link_params=snapshot)

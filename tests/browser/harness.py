@@ -45,13 +45,14 @@ def _healthy(base: str) -> bool:
         return False
 
 
-def start(*options: str, port: int | None = None, log=None,
-          script: str = "app.py") -> tuple[subprocess.Popen, str, float]:
+def start(*options: str, port: int | None = None, log=None, script: str = "app.py",
+          env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str, float]:
     """Start ``streamlit run <script>`` (the app by default) on 127.0.0.1; return (process, base URL, seconds
     until healthy).
 
     ``options`` are extra command-line config flags, e.g. ("--runner.postScriptGC", "false").
-    The server gets its own process group so stop() takes down anything it spawned.
+    The server gets its own process group so stop() takes down anything it spawned. ``env`` adds
+    environment variables (e.g. ATTENTION_REDIS_URL) to the server's.
     """
     port = port or free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true",
@@ -59,7 +60,7 @@ def start(*options: str, port: int | None = None, log=None,
            *options]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, **(env or {})})
     base = f"http://127.0.0.1:{port}"
     deadline = t0 + 90
     while not _healthy(base):

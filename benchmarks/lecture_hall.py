@@ -1,0 +1,221 @@
+"""Benchmark (h): a lecture hall: followers as websocket clients through HAProxy, on one or two replicas.
+
+Three set-ups, each started fresh: 1 replica with the in-process store, 1 replica with Redis, and
+2 replicas with Redis, always behind Debian's haproxy running deploy/haproxy.cfg (with one replica both
+of its server lines point at the same process). Every participant is benchmarks/classroom.py's
+websocket client; like a browser it first loads the page over HTTP, so HAProxy's SERVERID cookie pins
+its websocket to a replica. The presenter (on `sqrt_dk`) moves the dₖ slider every 2 s.
+
+Measured per set-up and class size (default 60 and 120 followers):
+- follow: for each student and each move, from the presenter sending the move to the end of the first
+  run of that student's in which the slider shows the new value (p50, p95); a move a student never
+  showed (a later one overtook it, or none came within 15 s) is counted as missed;
+- errors: exception elements, dropped connections, runs that did not finish;
+- Redis: commands processed per second (INFO stats) over the moves, and its memory;
+- CPU: each process's share of one core over the moves (/proc/<pid>/stat): replicas, redis, haproxy;
+- per follower: the replicas' CPU over the moves, per student, as a share of one core.
+
+Run:  python benchmarks/lecture_hall.py [--students 60 120] [--moves 10]
+Prints a Markdown block for docs/PERFORMANCE.md (and writes artifacts/lecture_hall.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.classroom import FINISHED, Client, cpu_seconds, pct, widget_state  # noqa: E402
+from tests import services  # noqa: E402
+from tests.browser import harness  # noqa: E402
+
+SETUPS = {"1 replica, in-process store": (1, False), "1 replica, Redis": (1, True), "2 replicas, Redis": (2, True)}
+EVERY_S = 2.0                      # the presenter's pace
+GRACE_S = 15.0                     # after the last move, how long a student may take to show it
+
+
+def _sticky_cookie(url: str) -> str | None:
+    """Load the page as a browser would; HAProxy answers with the replica this client sticks to."""
+    with urllib.request.urlopen(url, timeout=120) as r:
+        for header in r.headers.get_all("Set-Cookie") or []:
+            if header.startswith("SERVERID="):
+                return header.split(";")[0].split("=", 1)[1]
+    return None
+
+
+@dataclass
+class HallClient(Client):
+    replica: str | None = None
+    shown: dict[float, float] = field(default_factory=dict)       # slider value -> when its element arrived
+
+    async def open(self) -> None:
+        import websockets
+
+        page = self.ws_url.replace("ws://", "http://").rsplit("/_stcore/stream", 1)[0] + "/"
+        self.replica = await asyncio.to_thread(_sticky_cookie, page)
+        headers = {"Cookie": f"SERVERID={self.replica}"} if self.replica else None
+        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
+                                           open_timeout=120, ping_interval=None, additional_headers=headers)
+        self.timers: dict[str, asyncio.Task] = {}
+        self.reader = asyncio.create_task(self._read())
+
+    def _element(self, delta) -> None:
+        super()._element(delta)
+        el = delta.new_element
+        if el.WhichOneof("type") == "slider" and el.slider.set_value and el.slider.id.endswith("sd_dk"):
+            self.shown.setdefault(el.slider.value[0], time.perf_counter())
+
+
+@dataclass
+class Result:
+    setup: str
+    students: int
+    follow: list[float]
+    missed: int
+    moves: int
+    errors: list[str]
+    replicas: dict[str, int]                 # students per replica (by sticky cookie)
+    cpu: dict[str, float]                    # process -> share of one core over the moves
+    redis_ops: float | None
+    redis_mb: float | None
+    join_s: float
+
+
+async def lecture(base: str, pids: dict[str, int], redis: services.RedisServer | None, setup: str, n: int,
+                  moves: int) -> Result:
+    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+    presenter = HallClient(ws_url, "presenter")
+    await presenter.open()
+    await presenter.run(timeout=120)
+    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)], timeout=120)
+    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
+    await presenter.run(page_name="sqrt_dk", timeout=120)
+    slider = presenter.widgets["sd_dk"]
+
+    students = [HallClient(ws_url, f"student {i}", query=f"room={code}") for i in range(n)]
+    t_join = time.perf_counter()
+    for s in students:                         # one after another: leastconn sees each open websocket
+        await s.open()
+    await asyncio.gather(*(s.run(timeout=300) for s in students))
+    await asyncio.gather(*(s.until(lambda s=s: s.page_hash == presenter.page_hash and "sd_dk" in s.widgets, 300)
+                           for s in students))
+    join_s = time.perf_counter() - t_join
+    await asyncio.sleep(5)
+
+    ops0 = redis.info("stats")["total_commands_processed"] if redis else 0
+    cpu0, t0 = {name: cpu_seconds(pid) for name, pid in pids.items()}, time.perf_counter()
+    values = [64.0 + 8 * (k + 1) for k in range(moves)]
+    sent: list[float] = []
+    for value in values:
+        t_move = time.perf_counter()
+        sent.append(t_move)
+        await presenter.send([widget_state(slider, double_array_value=[value])], fragment_id=slider.fragment_id)
+        await asyncio.sleep(max(0.0, t_move + EVERY_S - time.perf_counter()))
+    seconds = time.perf_counter() - t0
+    cpu = {name: (cpu_seconds(pid) - cpu0[name]) / seconds for name, pid in pids.items()}
+    redis_ops = (redis.info("stats")["total_commands_processed"] - ops0) / seconds if redis else None
+    last = values[-1]
+    await asyncio.gather(*(s.until(lambda s=s: last in s.shown, GRACE_S) for s in students), return_exceptions=True)
+    await asyncio.sleep(1.0)
+
+    follow, missed = [], 0
+    for s in students:
+        for value, t_move in zip(values, sent, strict=True):
+            seen = s.shown.get(value)
+            done = [t for t, status in s.finished if status == FINISHED and seen is not None and t >= seen]
+            if done:
+                follow.append(done[0] - t_move)
+            else:
+                missed += 1
+    replicas: dict[str, int] = {}
+    for s in students:
+        replicas[s.replica or "?"] = replicas.get(s.replica or "?", 0) + 1
+    redis_mb = redis.info("memory")["used_memory"] / 1e6 if redis else None
+    errors = [e for c in (presenter, *students) for e in c.errors]
+    for c in (presenter, *students):
+        await c.close()
+    return Result(setup, n, follow, missed, moves * n, errors, replicas, cpu, redis_ops, redis_mb, join_s)
+
+
+@contextmanager
+def lecture_hall(replicas: int, use_redis: bool, log):
+    """(haproxy URL, {process name: pid}, redis server or None) for one set-up; everything stopped after."""
+    with ExitStack() as stack:
+        pids: dict[str, int] = {}
+        redis = stack.enter_context(services.redis_server()) if use_redis else None
+        env = {"ATTENTION_REDIS_URL": redis.url} if redis else {}
+        if redis:
+            pids["redis"] = redis.proc.pid
+        ports = []
+        for i in range(replicas):
+            proc, base, _ = harness.start(log=log, env=env)
+            stack.callback(harness.stop, proc)
+            pids[f"app{i + 1}"] = proc.pid
+            ports.append(int(base.rsplit(":", 1)[1]))
+        url, hap = stack.enter_context(services.haproxy(ports))
+        pids["haproxy"] = hap.pid
+        yield url, pids, redis
+
+
+def report(results: list[Result], machine: str) -> str:
+    lines = [f"Machine: {machine}.", "",
+             "| Set-up | Followers | Follow p50 | p95 | Missed | Errors | Students per replica | Replicas' CPU "
+             "(share of one core, each) | Per follower | Redis commands/s | Redis CPU | HAProxy CPU | Join, all |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in results:
+        apps = {k: v for k, v in r.cpu.items() if k.startswith("app")}
+        per = sum(apps.values()) / r.students
+        target = " ✅" if pct(r.follow, 95) <= 1.5 and not r.errors and not r.missed else ""
+        lines.append(
+            f"| {r.setup} | {r.students} | {pct(r.follow, 50) * 1000:.0f} ms | {pct(r.follow, 95) * 1000:.0f} ms"
+            f"{target} | {r.missed} of {r.moves} | {len(r.errors)} | "
+            f"{', '.join(f'{k} {v}' for k, v in sorted(r.replicas.items()))} | "
+            f"{', '.join(f'{k} {v * 100:.0f}%' for k, v in apps.items())} | {per * 100:.2f}% | "
+            f"{'—' if r.redis_ops is None else f'{r.redis_ops:.0f}'} | "
+            f"{'—' if 'redis' not in r.cpu else format(r.cpu['redis'], '.1%')} | {r.cpu['haproxy'] * 100:.1f}% | "
+            f"{r.join_s:.0f} s |")
+    for r in results:
+        for e in r.errors[:3]:
+            lines.append(f"\n- {r.setup}, {r.students}: `{e}`")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, nargs="+", default=[60, 120])
+    parser.add_argument("--moves", type=int, default=10)
+    parser.add_argument("--setups", nargs="+", default=list(SETUPS), choices=list(SETUPS))
+    args = parser.parse_args()
+    import platform
+
+    import streamlit
+
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    load0, results = os.getloadavg()[0], []
+    for setup in args.setups:
+        replicas, use_redis = SETUPS[setup]
+        with open(ROOT / "artifacts" / "lecture-hall-bench.log", "a") as log, \
+                lecture_hall(replicas, use_redis, log) as (url, pids, redis):
+            for n in args.students:
+                results.append(asyncio.run(lecture(url, pids, redis, setup, n, args.moves)))
+                print(f"{setup}, {n}: p95 {pct(results[-1].follow, 95):.2f} s", file=sys.stderr)
+                (ROOT / "artifacts" / "lecture_hall.json").write_text(json.dumps([asdict(r) for r in results]))
+                time.sleep(5)
+    machine = (f"{os.cpu_count()} cores, load average {load0:.1f} at the start and {os.getloadavg()[0]:.1f} at "
+               f"the end, Python {platform.python_version()}, Streamlit {streamlit.__version__}, "
+               f"moves every {EVERY_S:.0f} s × {args.moves}")
+    print(report(results, machine))
+
+
+if __name__ == "__main__":
+    main()

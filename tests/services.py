@@ -1,0 +1,145 @@
+"""Debian's redis-server and haproxy as child processes: shared by the tests and benchmarks/ (no pytest here).
+
+redis-server runs on a free port on 127.0.0.1 with no persistence (``--save "" --appendonly no``), so a
+restart loses every key, as a fresh container would. haproxy runs deploy/haproxy.cfg itself, with its
+addresses given through environment variables (HAProxy expands "${VAR}" in its configuration), so the
+test and the compose file use one file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+
+
+def require(*programs: str) -> None:
+    """Skip the calling test when a Debian program it runs is missing (fail on CI: scripts/test.sh installs them)."""
+    import pytest
+
+    missing = [p for p in programs if not Path(p).exists()]
+    if missing:
+        message = f"{', '.join(missing)} missing: install Debian's redis-server and haproxy (scripts/test.sh does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+class RedisServer:
+    """One redis-server on a fixed port; stop() and start() again keep the port (a restart mid-class)."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> RedisServer:
+        cmd = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+               "--protected-mode", "yes", "--daemonize", "no", "--loglevel", "warning"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 20
+        while not _listening(self.port):
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited with code {self.proc.returncode}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TimeoutError(f"redis-server did not listen on {self.port} within 20 s")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _stop(self.proc)
+            self.proc = None
+
+    def info(self, section: str = "stats") -> dict[str, str]:
+        """INFO <section> as a dict (redis-cli is not needed: one raw RESP command)."""
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, decode_responses=True).info(section)
+
+
+@contextmanager
+def redis_server():
+    """with redis_server() as server: server.url ..."""
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def haproxy_env(port: int, backends: list[int]) -> dict[str, str]:
+    """The variables deploy/haproxy.cfg reads, for app processes on 127.0.0.1 at ``backends`` (one or two:
+    with one, both server lines point at it)."""
+    env = dict(os.environ)
+    env.update({"HAPROXY_BIND": f"127.0.0.1:{port}",
+                "APP1_ADDR": f"127.0.0.1:{backends[0]}", "APP2_ADDR": f"127.0.0.1:{backends[-1]}"})
+    return env
+
+
+@contextmanager
+def haproxy(backends: list[int], log=None):
+    """Debian's haproxy running deploy/haproxy.cfg in front of app servers on ``backends``; yields
+    (its URL, its process)."""
+    port = free_port()
+    env = haproxy_env(port, backends)
+    check = subprocess.run([HAPROXY, "-c", "-f", str(HAPROXY_CFG)], env=env, capture_output=True, text=True)
+    if check.returncode != 0:
+        raise RuntimeError(f"haproxy -c rejected {HAPROXY_CFG}:\n{check.stdout}{check.stderr}")
+    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(HAPROXY_CFG)], env=env,
+                            stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    try:
+        while True:                                # healthy once a backend answers through it
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"haproxy exited with code {proc.returncode}")
+            if time.monotonic() > deadline:
+                raise TimeoutError("haproxy did not pass /_stcore/health within 30 s")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        _stop(proc)

@@ -1,0 +1,356 @@
+"""The live classroom in the app (ui/classroom.py), through AppTest: sidebar flows, following, polls.
+
+AppTest runs the app in this process, so every session here shares one room store (ui.classroom.room_store),
+as sessions of one server do. AppTest does not fire a fragment's run_every timer: a follower's "tick" is
+its next run, which is what the timer would trigger once the room's version changed.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from classroom import store as rs
+from classroom.memory import MemoryRoomStore
+from tests._apptest import APP, open_page, texts
+from ui import classroom
+from ui.inputs import literal
+
+PRESENTER_ONLY = ("_class_start", "_class_end", "_class_large")
+
+
+def fresh(**params) -> AppTest:
+    """A new session on the home page, with ``params`` in its URL from the start (a shared link)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def start_class(**params) -> tuple[AppTest, str, str]:
+    at = fresh(**params)
+    at.sidebar.button(key="_class_start").click().run()
+    assert not at.exception
+    return at, at.session_state["_class_code"], at.session_state["_class_key"]
+
+
+def go(at: AppTest, slug: str) -> AppTest:
+    at.switch_page(f"pages/{slug}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def button_keys(at: AppTest) -> set[str]:
+    return {b.key for b in at.button if b.key}
+
+
+def snapshot(code: str) -> rs.Snapshot:
+    return classroom.room_store().snapshot(code, time.time())
+
+
+def all_text(at: AppTest) -> str:
+    return texts(at) + "\n" + "\n".join(m.value for m in at.sidebar.markdown) \
+        + "\n" + "\n".join(c.value for c in at.sidebar.caption)
+
+
+# --- the sidebar ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("slug", ["home", "sqrt_dk"])
+def test_every_page_has_the_classroom_section(slug):
+    at = open_page(slug)
+    assert "Classroom" in [h.value for h in at.sidebar.subheader]
+    assert "_class_start" in button_keys(at) and at.sidebar.text_input(key="_class_join_code").label == "Join a class"
+
+
+def test_starting_a_class_shows_the_code_link_qr_count_and_a_private_presenter_link():
+    at, code, key = start_class()
+    assert len(code) == rs.CODE_LENGTH and set(code) <= set(rs.CODE_ALPHABET)
+    assert f"### Room code: {code}" in [m.value for m in at.sidebar.markdown]
+    links = [c.value for c in at.sidebar.code]
+    join = next(link for link in links if "key=" not in link)
+    assert parse_qs(urlsplit(join).query) == {"room": [code]}
+    presenter = next(link for link in links if "key=" in link)
+    query = parse_qs(urlsplit(presenter).query)
+    assert query["room"] == [code] and classroom.room_store().is_presenter(code, query["key"][0])
+    assert query["key"] == [key] and len(key) >= 22
+    assert "**0 students following**" in [m.value for m in at.sidebar.markdown]
+    assert at.sidebar.get("image"), "no QR code image in the sidebar"
+    assert {"_class_end", "_class_large"} <= button_keys(at) and "_class_start" not in button_keys(at)
+    assert key not in all_text(at)                       # only inside the popover's code block
+    popover = next(p for p in at.sidebar.get("popover") if "Presenter link" in str(p.proto))
+    assert any(key in c.value for c in popover.children.values() if c.type == "code")
+
+
+def test_the_qr_code_encodes_the_join_link_and_is_big_enough():
+    png = classroom.qr_png("https://example.org/?room=K7MQ2P")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    import struct
+
+    width, height = struct.unpack(">II", png[16:24])
+    assert width == height >= 250                         # 10 px a module: scannable across a room
+
+
+def test_the_app_root_drops_the_page_name_only():
+    assert classroom.app_root("https://x.streamlit.app/sqrt_dk?sd_dk=3", "sqrt_dk") == "https://x.streamlit.app/"
+    assert classroom.app_root("https://x.streamlit.app/", "home") == "https://x.streamlit.app/"
+    assert classroom.app_root("http://h:8501/base/sqrt_dk", "sqrt_dk") == "http://h:8501/base/"
+    assert classroom.app_root("", "home") == "/"
+
+
+def test_ending_the_class_closes_the_room():
+    at, code, _ = start_class()
+    at.sidebar.button(key="_class_end").click().run()
+    with pytest.raises(rs.UnknownRoom):
+        snapshot(code)
+    assert "_class_start" in button_keys(at)
+    assert "The class has ended." in texts(at)
+
+
+# --- joining -------------------------------------------------------------------------------------------------
+
+def test_a_student_joins_with_the_link_and_sees_they_follow():
+    _, code, _ = start_class()
+    st = fresh(room=code.lower())
+    assert st.session_state["_class_role"] == "student" and code in st.query_params["room"]
+    assert f"Following class {code}" in texts(st)
+    assert not button_keys(st) & set(PRESENTER_ONLY)
+
+
+def test_a_student_joins_by_typing_the_code():
+    _, code, _ = start_class()
+    st = fresh()
+    st.sidebar.text_input(key="_class_join_code").input(f"  {code.lower()} ").run()
+    assert f"Following class {code}" in texts(st)
+    assert classroom.room_store().follower_count(code, time.time()) >= 1
+
+
+@pytest.mark.parametrize("room", ["", "K7MQ2", "O0I1LX", "<script>alert(1)</script>", "A" * 10_000,
+                                  "K7MQ2P\x00", "ＫＭＱＰＲＳ", "%00", "{{7*7}}"])
+def test_a_hostile_room_link_is_one_message_and_no_lookup(room, monkeypatch):
+    calls = []
+    for name in ("version", "snapshot", "heartbeat", "is_presenter"):
+        original = getattr(MemoryRoomStore, name)
+        monkeypatch.setattr(MemoryRoomStore, name,
+                            lambda self, *a, _o=original, _n=name, **k: (calls.append(_n), _o(self, *a, **k))[1])
+    at = fresh(room=room, key="x" * 5000)
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and "class code" in warnings[0], warnings
+    assert room.strip() == "" or room not in warnings[0]
+    assert "_class_role" not in at.session_state and "room" not in at.query_params and "key" not in at.query_params
+    assert calls == []
+
+
+def test_two_room_parameters_are_refused_not_guessed():
+    _, code, _ = start_class()
+    at = fresh(room=[code, "K7MQ2P"])
+    assert "_class_role" not in at.session_state and len(at.warning) == 1
+
+
+def test_unknown_codes_are_rate_limited_per_session():
+    _, code, _ = start_class()
+    st = fresh()
+    unknown = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+    for _ in range(classroom.JOIN_TRIES):
+        st.sidebar.text_input(key="_class_join_code").input(unknown).run()
+        assert "no class with that code" in texts(st)
+    st.sidebar.text_input(key="_class_join_code").input(code).run()      # even a real code, for a minute
+    assert "Too many codes" in texts(st) and "_class_role" not in st.session_state
+    other = fresh()                                                      # another session is not limited
+    other.sidebar.text_input(key="_class_join_code").input(code).run()
+    assert f"Following class {code}" in texts(other)
+
+
+def test_the_presenter_link_makes_a_new_session_the_presenter_and_leaves_the_address_bar():
+    _, code, key = start_class()
+    again = fresh(room=code, key=key)
+    assert again.session_state["_class_role"] == "presenter"
+    assert "room" not in again.query_params and "key" not in again.query_params
+    assert {"_class_end"} <= button_keys(again)
+    wrong = fresh(room=code, key=key[:-1] + ("A" if key[-1] != "A" else "B"))
+    assert wrong.session_state["_class_role"] == "student"
+    assert any("does not match" in w.value for w in wrong.warning)
+    assert "key" not in wrong.query_params
+
+
+# --- following ------------------------------------------------------------------------------------------------
+
+def test_students_follow_the_page_the_slider_and_the_step():
+    pres, code, _ = start_class(present="1")
+    students = [fresh(room=code) for _ in range(3)]
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(256).run()
+    pres.button(key="sqrt_dk__step__next").click().run()
+    snap = snapshot(code)
+    assert (snap.page, snap.step, snap.controls["sd_dk"]) == ("sqrt_dk", 2, ["256"])
+    for st in students:
+        st.run()                                              # the version changed: the tick reruns the app
+        assert not st.exception, [e.value for e in st.exception]
+        assert st.slider(key="sd_dk").value == 256
+        assert "Step 2 of 3" in texts(st)
+        assert not button_keys(st) & {"sqrt_dk__step__next", "sqrt_dk__step__back"}
+    pres.slider(key="sd_dk").set_value(16).run()
+    for st in students:
+        st.run()
+        assert st.slider(key="sd_dk").value == 16
+
+
+def test_a_page_change_is_published_once_with_all_its_controls():
+    pres, code, _ = start_class()
+    before = snapshot(code).version
+    go(pres, "sqrt_dk")
+    snap = snapshot(code)
+    assert snap.version == before + 1 and set(snap.controls) == {"sd_dk", "sd_seed"}
+    pres.run()                                                # nothing changed: no new version
+    assert snapshot(code).version == before + 1
+
+
+def test_exploring_keeps_the_screen_and_following_again_resyncs_at_once():
+    pres, code, _ = start_class()
+    st = fresh(room=code)
+    go(pres, "sqrt_dk")
+    st.run()
+    st.button(key="_class_explore").click().run()
+    pres.slider(key="sd_dk").set_value(512).run()
+    st.run()
+    assert st.slider(key="sd_dk").value == 64 and "Exploring on your own" in texts(st)
+    st.button(key="_class_follow").click().run()
+    assert st.slider(key="sd_dk").value == 512 and f"Following class {code}" in texts(st)
+
+
+def test_a_student_who_reloads_rejoins_and_gets_the_current_view():
+    pres, code, _ = start_class()
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(128).run()
+    st = fresh(room=code)                                     # a reload: a new session with ?room= in the URL
+    st.run()
+    assert st.slider(key="sd_dk").value == 128 and f"Following class {code}" in texts(st)
+
+
+def test_a_student_on_an_ended_class_is_told_and_keeps_the_page():
+    pres, code, _ = start_class()
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(32).run()
+    st = fresh(room=code)
+    st.run()
+    pres.sidebar.button(key="_class_end").click().run()
+    st.run()
+    assert "The class has ended" in texts(st)
+    assert st.slider(key="sd_dk").value == 32 and "_class_role" not in st.session_state
+    assert "room" not in st.query_params
+
+
+def _view_link(at: AppTest, slug: str) -> str:
+    """The link the page's "Link to this view" popover shows, opened in this session."""
+    at.session_state[f"{slug}__link"] = True
+    at.run()
+    return next(c.value for c in at.code if c.value.startswith(f"./{slug}"))      # AppTest has no app URL
+
+
+def test_the_published_controls_are_what_link_to_this_view_carries():
+    pres, code, _ = start_class()
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(300).run()
+    pres.number_input(key="sd_seed").set_value(7).run()
+    link = parse_qs(urlsplit(_view_link(pres, "sqrt_dk")).query)
+    assert snapshot(code).controls == link == {"sd_dk": ["300"], "sd_seed": ["7"]}
+
+
+def test_a_students_link_to_this_view_carries_no_room():
+    pres, code, _ = start_class()
+    go(pres, "sqrt_dk")
+    st = fresh(room=code)
+    st.run()
+    assert "room" in st.query_params
+    link = parse_qs(urlsplit(_view_link(st, "sqrt_dk")).query)
+    assert "room" not in link and "key" not in link and link["sd_dk"] == ["64"]
+
+
+# --- polls ------------------------------------------------------------------------------------------------------
+
+POLL = "sqrt_dk:predict:spread"
+
+
+def test_a_poll_counts_answers_changes_and_reveals_on_every_screen():
+    pres, code, _ = start_class()
+    students = [fresh(room=code) for _ in range(3)]
+    go(pres, "sqrt_dk")
+    assert f"_class_ask__{POLL}" in button_keys(pres)
+    for st in students:
+        st.run()
+        assert f"_class_ask__{POLL}" not in button_keys(st)
+    pres.button(key=f"_class_ask__{POLL}").click().run()
+    assert snapshot(code).poll == rs.Poll(POLL, snapshot(code).poll.options, False)
+    options = snapshot(code).poll.options
+    for i, st in enumerate(students):
+        st.run()
+        radio = st.radio(key=f"_class_answer__{POLL}")
+        assert tuple(radio.options) == options
+        radio.set_value(options[1 if i < 2 else 2]).run()
+    students[2].radio(key=f"_class_answer__{POLL}").set_value(options[1]).run()      # a changed mind
+    counts = classroom.room_store().poll_counts(code, POLL)
+    assert counts == {o: (3 if i == 1 else 0) for i, o in enumerate(options)}
+    pres.run()
+    assert "**3 of 3 answered**" in [m.value for m in pres.markdown]
+    chart = next(c for c in pres.get("plotly_chart") if "_class_chart" in c.proto.id)
+    import json
+
+    spec = json.loads(chart.proto.spec)
+    assert sum(spec["data"][0]["x"]) == 3
+    pres.button(key=f"_class_reveal__{POLL}").click().run()
+    assert snapshot(code).poll.revealed
+    right = next(c.text for c in classroom_question().choices if c.correct)
+    for st in students:
+        st.run()
+        assert f"The answer:** {literal(right, 200)}" in texts(st)
+        assert st.radio(key=f"_class_answer__{POLL}").disabled
+        assert any("_class_chart" in c.proto.id for c in st.get("plotly_chart"))
+    assert not classroom.room_store().answer(code, POLL, "late", options[0], time.time())
+
+
+def test_a_presenter_who_reconnects_keeps_the_open_question_live():
+    pres, code, key = start_class()
+    go(pres, "sqrt_dk")
+    pres.button(key=f"_class_ask__{POLL}").click().run()
+    again = fresh(room=code, key=key)
+    go(again, "sqrt_dk")
+    assert f"_class_reveal__{POLL}" in button_keys(again) and f"_class_ask__{POLL}" not in button_keys(again)
+
+
+def classroom_question():
+    from ui.content import load_lesson
+
+    return load_lesson("sqrt_dk").predictions["spread"]
+
+
+def test_an_explorer_answers_for_themselves_not_the_room():
+    pres, code, _ = start_class()
+    st = fresh(room=code)
+    go(pres, "sqrt_dk")
+    pres.button(key=f"_class_ask__{POLL}").click().run()
+    st.run()
+    st.button(key="_class_explore").click().run()
+    assert f"_class_answer__{POLL}" not in {r.key for r in st.radio}
+    assert "sqrt_dk__predict__spread" in {r.key for r in st.radio}
+
+
+# --- two rooms ----------------------------------------------------------------------------------------------------
+
+def test_two_rooms_never_see_each_others_state():
+    a, code_a, _ = start_class()
+    b, code_b, _ = start_class()
+    sa, sb = fresh(room=code_a), fresh(room=code_b)
+    go(a, "sqrt_dk")
+    a.slider(key="sd_dk").set_value(1000).run()
+    a.button(key=f"_class_ask__{POLL}").click().run()
+    go(b, "projection")
+    sa.run()
+    sb.run()
+    assert sa.slider(key="sd_dk").value == 1000 and f"_class_answer__{POLL}" in {r.key for r in sa.radio}
+    assert "sd_dk" not in sb.session_state and f"_class_answer__{POLL}" not in {r.key for r in sb.radio}
+    assert snapshot(code_b).page == "projection" and snapshot(code_b).poll is None
+    assert f"Following class {code_b}" in texts(sb) and code_a not in texts(sb)

@@ -1,0 +1,219 @@
+"""What only the Redis backend has: its keys (hashes only, TTLs on everything), round trips, faults, selection.
+
+The contract every backend keeps is in test_classroom_store.py, which runs on Redis too.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+import redis
+
+from classroom import store as rs
+from classroom.memory import MemoryRoomStore
+from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore
+from classroom.select import ENV_VAR, open_store
+from tests import services
+
+OPTIONS = ("It doubles", "It halves", "It stays the same")
+
+
+def _store(server, **limits) -> RedisRoomStore:
+    return RedisRoomStore.from_url(server.url, prefix=f"t{uuid.uuid4().hex[:12]}:", **limits)
+
+
+def _raw(server) -> redis.Redis:
+    return redis.Redis(host="127.0.0.1", port=server.port, decode_responses=True)
+
+
+def _a_class(store, now):
+    """A class with something in every key: a view, two followers, an answered and revealed poll, an open one."""
+    code, key = store.create_room(now)
+    store.publish(code, key, "sqrt_dk", 2, {"d_k": ["64"]}, now)
+    store.heartbeat(code, "follower-a", now)
+    store.heartbeat(code, "follower-b", now)
+    store.open_poll(code, key, "p", OPTIONS, now)
+    store.answer(code, "p", "follower-a", OPTIONS[1], now)
+    store.reveal_poll(code, key, "p", now)
+    store.open_poll(code, key, "q", ("yes", "no"), now)
+    store.answer(code, "q", "follower-b", "no", now)
+    return code, key
+
+
+def _room_keys(raw, store, code) -> list[str]:
+    return sorted(raw.scan_iter(match=f"{store.prefix}room:{{{code}}}*"))
+
+
+def test_every_key_of_a_room_expires_by_itself_and_none_holds_the_key(redis_server):
+    store, raw = _store(redis_server), _raw(redis_server)
+    code, key = _a_class(store, time.time())
+    keys = _room_keys(raw, store, code)
+    # room, followers, polls, revealed, p's and q's counts, q's chosen (p's went at its reveal)
+    assert [k.split("}")[1] for k in keys] == ["", ":chosen:q", ":counts:p", ":counts:q", ":followers", ":polls",
+                                               ":revealed"]
+    for k in keys:
+        assert 0 < raw.ttl(k) <= REDIS_TTL_S, k
+        dump = repr(raw.dump(k))
+        assert key not in dump and key.encode().hex() not in dump
+    assert raw.zscore(store.rooms_key, code) is not None
+
+
+def test_the_reveal_drops_who_chose_what_and_keeps_the_counts(redis_server):
+    store, raw = _store(redis_server), _raw(redis_server)
+    code, _ = _a_class(store, time.time())
+    elsewhere = [repr(raw.dump(k)) for k in _room_keys(raw, store, code) if not k.endswith(":followers")]
+    assert not any("follower-a" in v for v in elsewhere)           # a's answer to p: only counted
+    assert not raw.exists(f"{store.prefix}room:{{{code}}}:chosen:p")
+    assert store.poll_counts(code, "p") == {OPTIONS[0]: 0, OPTIONS[1]: 1, OPTIONS[2]: 0}
+
+
+def test_ending_or_expiring_a_room_leaves_no_key_behind(redis_server):
+    store, raw = _store(redis_server), _raw(redis_server)
+    now = time.time()
+    code, key = _a_class(store, now)
+    store.end_room(code, key)
+    assert _room_keys(raw, store, code) == [] and raw.zscore(store.rooms_key, code) is None
+    code, key = _a_class(store, now)
+    with pytest.raises(rs.UnknownRoom):
+        store.version(code, now + rs.ROOM_TTL_S + 1)
+    assert _room_keys(raw, store, code) == []
+
+
+def test_the_follower_hash_stays_as_small_as_the_class(redis_server):
+    store, raw = _store(redis_server, max_followers=5), _raw(redis_server)
+    code, _ = store.create_room(1000.0)
+    for i in range(300):
+        store.heartbeat(code, f"f{i}", 1000.0 + i * (rs.FOLLOWER_TTL_S + 1) / 4)
+    assert raw.hlen(f"{store.prefix}room:{{{code}}}:followers") <= 5
+
+
+class RoundTrips:
+    """Counts what the client sends to Redis: one send is one round trip (a pipeline sends once)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.n = 0
+        original = redis.connection.Connection.send_packed_command
+
+        def counting(conn, command, check_health=True):
+            self.n += 1
+            return original(conn, command, check_health)
+
+        monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+
+    def of(self, call) -> int:
+        call()                               # the first call may load a script (NOSCRIPT, then SCRIPT LOAD)
+        before = self.n
+        call()
+        return self.n - before
+
+
+def test_a_version_check_and_every_other_call_is_one_round_trip(redis_server, monkeypatch):
+    store = _store(redis_server)
+    now = time.time()
+    code, key = _a_class(store, now)
+    trips = RoundTrips(monkeypatch)
+    views = iter(range(10**6))
+    calls = {
+        "version": lambda: store.version(code, now),
+        "snapshot": lambda: store.snapshot(code, now),
+        "heartbeat": lambda: store.heartbeat(code, "f", now),
+        "follower_count": lambda: store.follower_count(code, now),
+        "publish": lambda: store.publish(code, key, "sqrt_dk", 1, {"d_k": [str(next(views))]}, now),
+        "answer": lambda: store.answer(code, "q", "f", "yes", now),
+        "poll_counts": lambda: store.poll_counts(code, "q"),
+        "is_presenter": lambda: store.is_presenter(code, key),
+    }
+    assert {name: trips.of(call) for name, call in calls.items()} == dict.fromkeys(calls, 1)
+
+
+def test_redis_down_is_store_unavailable_on_every_call_and_quick():
+    services.require(services.REDIS_SERVER)
+    server = services.RedisServer().start()
+    store = _store(server)
+    now = time.time()
+    code, key = _a_class(store, now)
+    server.stop()
+    calls = [lambda: store.create_room(now), lambda: store.version(code, now), lambda: store.snapshot(code, now),
+             lambda: store.heartbeat(code, "f", now), lambda: store.follower_count(code, now),
+             lambda: store.publish(code, key, "home", 0, {}, now),
+             lambda: store.open_poll(code, key, "r", OPTIONS, now),
+             lambda: store.close_poll(code, key, now), lambda: store.answer(code, "q", "f", "yes", now),
+             lambda: store.poll_counts(code, "q"), lambda: store.reveal_poll(code, key, "q", now),
+             lambda: store.is_presenter(code, key), lambda: store.end_room(code, key)]
+    for call in calls:
+        store._down_until = 0.0                      # each call goes to Redis itself (no circuit breaker)
+        t0 = time.perf_counter()
+        with pytest.raises(rs.StoreUnavailable) as info:
+            call()
+        assert time.perf_counter() - t0 < 2.0
+        assert str(info.value) == "Reconnecting to the class…"
+        assert isinstance(info.value, rs.RoomError)            # what a page already shows as a message
+
+
+def test_a_hung_redis_costs_one_timeout_a_second_not_one_per_call():
+    import os
+    import signal
+
+    services.require(services.REDIS_SERVER)
+    server = services.RedisServer().start()
+    try:
+        store = _store(server)
+        code, _ = store.create_room(time.time())
+        os.kill(server.proc.pid, signal.SIGSTOP)                   # accepts connections, answers nothing
+        try:
+            t0 = time.perf_counter()
+            with pytest.raises(rs.StoreUnavailable):
+                store.version(code, time.time())
+            waited = time.perf_counter() - t0
+            assert waited >= 0.5                                   # the client's timeout did fire
+            t0 = time.perf_counter()
+            for _ in range(50):
+                with pytest.raises(rs.StoreUnavailable):
+                    store.version(code, time.time())
+            assert time.perf_counter() - t0 < min(waited, RETRY_AFTER_S) / 2
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        time.sleep(RETRY_AFTER_S)
+        assert store.version(code, time.time()) == 1               # back, with the room
+    finally:
+        server.stop()
+
+
+def test_a_room_resumes_when_its_keys_survive_and_is_unknown_when_they_did_not():
+    services.require(services.REDIS_SERVER)
+    server = services.RedisServer().start()
+    try:
+        store, raw = _store(server), _raw(server)
+        now = time.time()
+        code, key = _a_class(store, now)
+        version = store.version(code, now)
+        raw.client_kill_filter(_type="normal", skipme=True)   # every connection dropped, Redis still up
+        assert store.version(code, now) == version                 # the client reconnects on its own
+        assert store.publish(code, key, "projection", 0, {}, now) == version + 1
+        server.stop()
+        with pytest.raises(rs.StoreUnavailable):
+            store.version(code, now)
+        server.start()                                             # same port, no persistence: keys gone
+        time.sleep(RETRY_AFTER_S)
+        with pytest.raises(rs.UnknownRoom):
+            store.version(code, now)
+        new_code, _ = store.create_room(now)                 # and a new class starts at once
+        assert store.version(new_code, now) == 1
+    finally:
+        server.stop()
+
+
+def test_open_store_picks_redis_from_the_environment_or_the_secret_else_memory(monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    assert isinstance(open_store(), MemoryRoomStore)
+    assert isinstance(open_store(""), MemoryRoomStore)
+    assert isinstance(open_store("redis://127.0.0.1:1/0"), RedisRoomStore)      # nothing connects yet
+    monkeypatch.setenv(ENV_VAR, "redis://127.0.0.1:2/0")
+    chosen = open_store("redis://127.0.0.1:1/0")                               # the environment wins
+    assert chosen.r.connection_pool.connection_kwargs["port"] == 2
+    for bad in ("http://example.com", "127.0.0.1:6379", "javascript:alert(1)"):
+        monkeypatch.setenv(ENV_VAR, bad)
+        with pytest.raises(ValueError):
+            open_store()

@@ -1,0 +1,611 @@
+"""The live classroom in the app: a presenter starts a room, students follow it, the class answers polls.
+
+Every page calls ``sidebar(slug)`` near its top (through the lesson frame, or the home page itself) and
+``publish(slug)`` at its end. The room itself lives in a ``classroom.store.RoomStore`` shared by every
+session of this process (``room_store()``).
+
+- The presenter publishes the page, the presenter step and the lesson controls (``ui.controls``, the
+  same definition "Link to this view" uses) at the end of each run, and from a small fragment every
+  ``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only).
+- A follower runs a fragment every ``FOLLOW_EVERY_S`` that reads only the room's version number; when it
+  changes, the whole app reruns and ``sidebar`` applies the snapshot before the page draws a widget:
+  same page, widget values through the session state; another page, ``st.switch_page`` with the
+  controls in the URL, exactly as a shared link opens it.
+
+Session keys all start with "_class", so none of them is a lesson control.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from urllib.parse import urlencode
+
+import segno
+import streamlit as st
+
+from classroom.select import open_store
+from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, StoreUnavailable, UnknownRoom, normal_code
+from figures.classroom import poll_figure
+from ui import controls, present
+from ui.content import PAGE_FILES, Check, page_index
+from ui.inputs import literal
+
+FOLLOW_EVERY_S = 1.0          # a follower's version check
+PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
+POLL_EVERY_S = 1.0            # the presenter's live chart
+HEARTBEAT_S = 5.0             # a follower tells the room it is here (FOLLOWER_TTL_S is 15 s)
+JOIN_TRIES, JOIN_WINDOW_S = 5, 60.0   # unknown codes a session may try per window
+MAX_KEY_CHARS = 64
+
+_ROLE = "_class_role"          # "presenter" or "student"
+_CODE = "_class_code"
+_KEY = "_class_key"            # the presenter's secret key (presenter sessions only)
+_FOLLOWING = "_class_following"
+_SEEN = "_class_seen"          # the snapshot version this follower last applied
+_SNAP = "_class_snap"          # that snapshot
+_ME = "_class_me"              # this session's anonymous follower id
+_BEAT = "_class_beat"
+_FAILS = "_class_fails"        # times of recent joins with unknown codes
+_NOTICE = "_class_notice"      # (kind, text): one message, shown once
+_PUBLISHED = "_class_published"
+_POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the question asked
+_MID_RUN = "_class_mid_run"    # presenter: a full run has started and not yet published
+_OFFLINE = "_class_offline"    # the shared store (Redis) could not be reached on the last try
+
+RECONNECTING = "Reconnecting to the class…"
+# The store came back without the room (a Redis restart without persistence loses every room).
+LOST = ("The connection to the class came back, but the class itself was lost meanwhile. This page stays "
+        "as it is; ask the presenter for the new class code.")
+LOST_PRESENTER = ("The connection to the class came back, but the class itself was lost meanwhile: "
+                  "start a new class and give your students its new code.")
+
+
+@st.cache_resource
+def room_store() -> RoomStore:
+    """One store per server process (a single entry: no arguments): Redis when ATTENTION_REDIS_URL or
+    ``[classroom] redis_url`` in .streamlit/secrets.toml names one (replicas share the rooms), else in-process."""
+    try:
+        secret = st.secrets.get("classroom", {}).get("redis_url")
+    except (FileNotFoundError, AttributeError):         # no secrets file, or no [classroom] table in it
+        secret = None
+    try:
+        return open_store(secret if isinstance(secret, str) else None)
+    except ValueError as err:                           # a mistyped URL: say so in the log, keep serving
+        import logging
+
+        from classroom.memory import MemoryRoomStore
+
+        logging.getLogger(__name__).error("classroom: %s; using the in-process room store", err)
+        return MemoryRoomStore()
+
+
+def _ss():
+    return st.session_state
+
+
+def role() -> str | None:
+    return _ss().get(_ROLE)
+
+
+def following() -> bool:
+    return role() == "student" and bool(_ss().get(_FOLLOWING))
+
+
+def _notice(kind: str, text: str) -> None:
+    _ss()[_NOTICE] = (kind, text)
+
+
+def _leave(message: str | None = None) -> None:
+    """Back to learning alone: the page stays as it is."""
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE):
+        _ss().pop(key, None)
+    st.query_params.pop("room", None)
+    st.query_params.pop("key", None)
+    if message:
+        _notice("warning", message)
+
+
+# --- arriving: ?room= and ?key= ---------------------------------------------------------------------------
+
+def _arrive() -> None:
+    """Read ?room= (and a presenter link's ?key=) once: validate before any lookup, then join or present."""
+    raw = st.query_params.get_all("room")
+    if not raw:
+        return
+    code = normal_code(raw[-1]) if len(raw) == 1 else None
+    if code is not None and _ss().get(_CODE) == code and role() is not None:
+        return                                          # already in this class: nothing to do
+    key = st.query_params.get("key")
+    st.query_params.pop("key", None)                    # never left in the address bar
+    if code is None:
+        st.query_params.pop("room", None)
+        _notice("warning", "The link's class code is not one this app makes (6 letters and digits), "
+                           "so you are not following a class.")
+        return
+    if role() == "presenter":                           # a presenter keeps their own class
+        st.query_params.pop("room", None)
+        return
+    if key is not None:
+        try:
+            presenter = len(key) <= MAX_KEY_CHARS and room_store().is_presenter(code, key)
+        except StoreUnavailable:
+            st.query_params["key"] = key                # a reload tries again once the class is reachable
+            _notice("warning", "The class cannot be reached right now: reload this link in a moment.")
+            return
+        if presenter:
+            _leave()
+            _ss().update({_ROLE: "presenter", _CODE: code, _KEY: key})
+            _notice("success", f"You are presenting class {code} again.")
+            try:                                        # a question still open stays live on this screen
+                poll = room_store().snapshot(code, time.time()).poll
+            except RoomError:
+                poll = None
+            if poll is not None:
+                _ss()[_POLL] = (poll.poll_id, poll.options, poll.revealed)
+            return
+        _notice("warning", "That presenter link's key does not match the class, so you joined it as a student.")
+    join(code)
+
+
+def _limited(now: float) -> bool:
+    fails = [t for t in _ss().get(_FAILS, []) if now - t < JOIN_WINDOW_S]
+    _ss()[_FAILS] = fails
+    return len(fails) >= JOIN_TRIES
+
+
+def join(code_text: str) -> bool:
+    """Follow the class with this code (as typed or linked); on failure, one message and no class."""
+    code = normal_code(code_text)
+    if code is None:
+        st.query_params.pop("room", None)
+        _notice("warning", "A class code is 6 letters and digits, like K7MQ2P.")
+        return False
+    now = time.time()
+    if _limited(now):
+        st.query_params.pop("room", None)
+        _notice("warning", f"Too many codes that matched no class: wait a minute, then try again "
+                           f"(at most {JOIN_TRIES} a minute).")
+        return False
+    me = _ss().setdefault(_ME, secrets.token_urlsafe(12))
+    try:
+        room_store().heartbeat(code, me, now)
+    except UnknownRoom:
+        _ss()[_FAILS].append(now)
+        _leave("There is no class with that code: it may have ended, or the code is mistyped.")
+        return False
+    except StoreUnavailable:                            # join now; the follow tick connects when it can
+        _leave()
+        _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _BEAT: 0.0, _OFFLINE: True})
+        st.query_params["room"] = code
+        return True
+    except RoomError as err:
+        _leave(str(err))
+        return False
+    _leave()
+    _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _BEAT: now})
+    st.query_params["room"] = code
+    return True
+
+
+# --- following -----------------------------------------------------------------------------------------------
+
+def _typed(text: str, like: object) -> object:
+    """``text`` (as a link carries it) as the type of the widget's current value; ValueError if it is not one."""
+    if isinstance(like, bool):
+        if text not in ("true", "false"):
+            raise ValueError(text)
+        return text == "true"
+    if isinstance(like, int):
+        return int(text)
+    if isinstance(like, float):
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(text)
+        return value
+    return text
+
+
+def _apply(slug: str, snap: Snapshot) -> bool:
+    """Make this session show the snapshot: switch page (as a link would open it) or set the widgets."""
+    ss = _ss()
+    ss[_SEEN], ss[_SNAP] = snap.version, snap
+    if not snap.page:
+        return False
+    if snap.step:
+        ss[f"{snap.page}__step"] = snap.step
+    if snap.page != slug:
+        if snap.page not in {p.slug for p in page_index()}:
+            return False
+        params = {"room": ss[_CODE], **snap.controls}
+        if present.active():
+            params["present"] = "1"
+        st.switch_page(PAGE_FILES.format(slug=snap.page), query_params=params)
+    for name, values in snap.controls.items():
+        if not controls.is_lesson_control(name):
+            continue
+        current = ss[name] if name in ss else None
+        try:
+            if name not in ss:
+                st.query_params[name] = values if len(values) != 1 else values[0]
+            elif isinstance(current, list | tuple):
+                like = current[0] if current else ""
+                value = type(current)(_typed(v, like) for v in values)
+                if value != current:
+                    ss[name] = value
+            elif len(values) == 1 and (value := _typed(values[0], current)) != current:
+                ss[name] = value
+        except (ValueError, TypeError):
+            continue                                    # a value this session's widget cannot take
+    return True
+
+
+def _follow_now(slug: str) -> bool:
+    """At the top of a run: apply the room's snapshot if it changed since this session last applied one."""
+    try:
+        snap = room_store().snapshot(_ss()[_CODE], time.time())
+    except UnknownRoom:
+        _leave(LOST if _ss().get(_OFFLINE) else "The class has ended. This page stays as it is, for you to explore.")
+        return False
+    except StoreUnavailable:
+        _ss()[_OFFLINE] = True
+        return False
+    _ss().pop(_OFFLINE, None)
+    if snap.version == _ss().get(_SEEN):
+        return False
+    return _apply(slug, snap)
+
+
+@st.fragment(run_every=FOLLOW_EVERY_S)
+def _follow_tick() -> None:
+    """Every second while following: one version read (and a heartbeat every few seconds). Draws nothing."""
+    ss = _ss()
+    if not following():
+        return
+    now = time.time()
+    try:
+        version = room_store().version(ss[_CODE], now)
+        if now - ss.get(_BEAT, 0.0) >= HEARTBEAT_S:
+            ss[_BEAT] = now
+            room_store().heartbeat(ss[_CODE], ss[_ME], now)
+    except StoreUnavailable:
+        if not ss.get(_OFFLINE):                        # once: the bar then says it is reconnecting
+            ss[_OFFLINE] = True
+            st.rerun(scope="app")
+        return
+    except UnknownRoom:
+        st.rerun(scope="app")                           # the full run says the class has ended
+    except RoomError as err:                            # the class is full: stop following, say why
+        ss[_FOLLOWING] = False
+        _notice("warning", str(err))
+        st.rerun(scope="app")
+    if ss.get(_OFFLINE) or version != ss.get(_SEEN):    # back: the full run clears the bar and catches up
+        st.rerun(scope="app")
+
+
+def followed_step(slug: str) -> int | None:
+    """The presenter's step on this page while this session follows it, else None."""
+    snap = _ss().get(_SNAP)
+    if following() and snap is not None and snap.page == slug and snap.step > 0:
+        return snap.step
+    return None
+
+
+def _stop_following() -> None:
+    _ss()[_FOLLOWING] = False
+
+
+def _follow_again() -> None:
+    _ss()[_FOLLOWING] = True
+    _ss()[_SEEN] = None                                 # re-sync at once, whatever the version
+
+
+# --- presenting ----------------------------------------------------------------------------------------------
+
+def _start() -> None:
+    try:
+        code, key = room_store().create_room(time.time())
+    except StoreUnavailable:
+        _notice("warning", "The classroom cannot be reached right now: try again in a moment.")
+        return
+    except RoomError as err:
+        _notice("warning", str(err))
+        return
+    _leave()
+    _ss().update({_ROLE: "presenter", _CODE: code, _KEY: key})
+
+
+def _end() -> None:
+    try:
+        room_store().end_room(_ss()[_CODE], _ss()[_KEY])
+    except RoomError:
+        pass                                            # already gone: the result is the same
+    _leave()
+    _notice("info", "The class has ended.")
+
+
+def publish(slug: str, *, from_tick: bool = False) -> None:
+    """The presenter's view, published if it changed since the last publish: called at the end of every
+    full run, and by the presenter's fragment between full runs (not during one: a new page's widgets do
+    not exist yet, and a half-made view would cost every student an extra run)."""
+    ss = _ss()
+    if role() != "presenter":
+        return
+    if from_tick and ss.get(_MID_RUN):
+        return
+    if not from_tick:
+        ss[_MID_RUN] = False
+    step = int(ss.get(f"{slug}__step", 1)) if present.active() else 0
+    view = (slug, step, controls.lesson_controls())
+    if ss.get(_PUBLISHED) == view:
+        return
+    try:
+        room_store().publish(ss[_CODE], ss[_KEY], *view, time.time())
+    except ValueError:
+        _notice("warning", "This view is too large to share with the class; the class stays where it was.")
+    except StoreUnavailable:
+        ss[_OFFLINE] = True                             # not marked published: sent again once reachable
+        return
+    except (NotPresenter, UnknownRoom):
+        _leave(LOST_PRESENTER if ss.get(_OFFLINE) else "Your class has ended (it expired, or was ended elsewhere).")
+        return
+    ss.pop(_OFFLINE, None)
+    ss[_PUBLISHED] = view
+
+
+def app_root(url: str, slug: str) -> str:
+    """The app's root URL from the current page's (its path ends with the page's name, except home)."""
+    base = (url or "").split("?")[0].split("#")[0].rstrip("/")
+    if slug != "home" and base.endswith("/" + slug):
+        base = base[: -len(slug) - 1]
+    return base + "/"
+
+
+def join_link(code: str, slug: str) -> str:
+    return app_root(st.context.url or "", slug) + "?" + urlencode({"room": code})
+
+
+@st.cache_data(max_entries=64, ttl=4 * 3600)
+def qr_png(link: str) -> bytes:
+    """The join link as a QR code: 10 px per module, so ~330 px for a short link (scannable across a room)."""
+    import io
+
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="png", scale=10, border=2, dark="#000000", light="#ffffff")
+    return out.getvalue()
+
+
+@st.dialog("Join the class", width="large")
+def _show_large(code: str, link: str) -> None:
+    st.markdown(f"## Room code: {code}")
+    st.image(qr_png(link), width=560)
+    st.code(link, language=None, wrap_lines=True)
+
+
+@st.fragment(run_every=PRESENT_EVERY_S)
+def _presenter_tick(slug: str) -> None:
+    """Publishes what a fragment's control changed, and keeps the follower count current."""
+    if role() != "presenter":
+        return
+    publish(slug, from_tick=True)
+    if role() != "presenter":
+        st.rerun(scope="app")
+    try:
+        n = room_store().follower_count(_ss()[_CODE], time.time())
+    except StoreUnavailable:
+        _ss()[_OFFLINE] = True
+        st.markdown(f":material/sync: **{RECONNECTING}**")
+        return
+    except UnknownRoom:
+        _leave(LOST_PRESENTER if _ss().get(_OFFLINE) else "Your class has ended (it expired, or was ended elsewhere).")
+        st.rerun(scope="app")
+    except RoomError:
+        return
+    _ss().pop(_OFFLINE, None)
+    st.markdown(f"**{n} student{'s' if n != 1 else ''} following**")
+
+
+def _presenter_panel(slug: str) -> None:
+    ss = _ss()
+    code, key = ss[_CODE], ss[_KEY]
+    link = join_link(code, slug)
+    st.markdown(f"### Room code: {code}")
+    st.caption("Students open this link, scan the code, or type the room code into *Join a class*.")
+    st.code(link, language=None, wrap_lines=True)
+    st.image(qr_png(link), width="stretch", caption="Scan to join")
+    if st.button("Show the code large", key="_class_large", icon=":material/fullscreen:", width="stretch"):
+        _show_large(code, link)
+    _presenter_tick(slug)
+    with st.popover("Presenter link (keep private)", icon=":material/key:", width="stretch"):
+        st.caption("Open this link to present this class again, after a reload or on another device. "
+                   "Anyone with it can move the class: do not show it on the projector.")
+        st.code(link + "&" + urlencode({"key": key}), language=None, wrap_lines=True)
+    st.button("End the class", key="_class_end", on_click=_end, icon=":material/stop_circle:", width="stretch")
+
+
+# --- the sidebar and the student's bar ------------------------------------------------------------------------
+
+def _join_submitted() -> None:
+    typed = str(_ss().get("_class_join_code") or "")[:33]      # one past the longest code normal_code reads
+    _ss()["_class_join_code"] = ""
+    join(typed)
+
+
+def sidebar(slug: str) -> bool:
+    """The Classroom section (sidebar) and, for a student, the following bar (top of the page).
+
+    Returns True when this run applied the presenter's view to this page.
+    """
+    applied = False
+    _arrive()
+    if role() == "presenter":
+        _ss()[_MID_RUN] = True                          # publish() at the end of this run clears it
+    if following():
+        applied = _follow_now(slug)
+    with st.sidebar:
+        st.subheader("Classroom")
+        if role() == "presenter":
+            _presenter_panel(slug)
+        elif role() == "student":
+            st.caption(f"You are in class {_ss()[_CODE]}.")
+            st.button("Leave the class", key="_class_leave", on_click=_leave, width="stretch")
+        else:
+            st.button("Start a class", key="_class_start", on_click=_start, icon=":material/co_present:",
+                      width="stretch", help="Students follow your page, step and controls, and answer "
+                                            "your questions live.")
+            # No st.form: its submit button's session key ("FormSubmitter:...") would read as a lesson control.
+            st.text_input("Join a class", key="_class_join_code", max_chars=12, on_change=_join_submitted,
+                          placeholder="Room code, e.g. K7MQ2P")
+            st.button("Join", key="_class_join", on_click=_join_submitted, width="stretch")
+    notice = _ss().pop(_NOTICE, None)
+    if notice is not None:
+        {"warning": st.warning, "success": st.success, "info": st.info}[notice[0]](notice[1])
+    if role() == "student":
+        _student_bar()
+    return applied
+
+
+def _student_bar() -> None:
+    code = _ss()[_CODE]
+    with st.container(border=True, horizontal=True, vertical_alignment="center", key="_class_bar"):
+        if following() and _ss().get(_OFFLINE):
+            st.markdown(f":material/sync: **{RECONNECTING}** (class {code}). The lesson works on its own meanwhile.")
+            st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
+            _follow_tick()
+        elif following():
+            st.markdown(f":material/groups: **Following class {code}**: this page moves with the presenter.")
+            st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
+            _follow_tick()
+        else:
+            st.markdown(f":material/explore: **Exploring on your own** (class {code}).")
+            st.button("Follow again", key="_class_follow", on_click=_follow_again, type="primary")
+
+
+# --- polls ------------------------------------------------------------------------------------------------------
+
+def poll_revealed(poll_id: str) -> bool:
+    """True once the presenter revealed the answer to this question, for a student following the class."""
+    snap = _ss().get(_SNAP)
+    return following() and snap is not None and snap.poll is not None and snap.poll.poll_id == poll_id \
+        and snap.poll.revealed
+
+
+def _right(question: Check, options: tuple[str, ...]) -> int | None:
+    text = question.choices[question.answer].text
+    return options.index(text) if text in options else None
+
+
+def _send_answer(poll_id: str, widget_key: str) -> None:
+    ss = _ss()
+    option = ss.get(widget_key)
+    if role() != "student" or option is None:
+        return
+    try:
+        if not room_store().answer(ss[_CODE], poll_id, ss[_ME], option, time.time()):
+            _notice("info", "Your answer was not counted: the presenter has already revealed this one.")
+    except RoomError as err:
+        _notice("warning", str(err))
+
+
+def student_poll(poll_id: str, label: str, question: Check) -> bool:
+    """For a following student whose class is asked this question: the class version of it, drawn in the
+    caller's container (answer, then after the reveal the answer, its explanation and the class's counts).
+    Returns False, drawing nothing, otherwise."""
+    snap = _ss().get(_SNAP)
+    if not following() or snap is None or snap.poll is None or snap.poll.poll_id != poll_id:
+        return False
+    poll = snap.poll
+    widget_key = f"_class_answer__{poll_id}"
+    if not poll.revealed:
+        st.radio(label, poll.options, index=None, key=widget_key, on_change=_send_answer,
+                 args=(poll_id, widget_key))
+        st.caption(":material/how_to_vote: The presenter asked the class. Your answer is anonymous (only the "
+                   "counts are kept), and you can change it until the answer is revealed.")
+        return True
+    st.radio(label, poll.options, index=None, key=widget_key, disabled=True)
+    right = _right(question, poll.options)
+    picked = _ss().get(widget_key)
+    if right is not None:
+        # Options may hold a learner's words (the lab's tokens): escaped for Markdown.
+        st.success(f"**The answer:** {literal(poll.options[right], 200)}"
+                   + (" (your answer)" if picked == poll.options[right] else ""))
+    choice = next((c for c in question.choices if c.text == picked), None)
+    if choice is not None and not choice.correct:
+        st.error(choice.feedback)
+    if question.explanation:
+        st.markdown(question.explanation.strip())
+    _class_chart(poll_id, poll.options, right)
+    return True
+
+
+def _class_chart(poll_id: str, options: tuple[str, ...], right: int | None) -> int:
+    try:
+        counts = room_store().poll_counts(_ss()[_CODE], poll_id)
+    except RoomError:
+        counts = dict.fromkeys(options, 0)
+    st.plotly_chart(poll_figure(options, counts, right), key=f"_class_chart__{poll_id}",
+                    config={"displayModeBar": False})
+    return sum(counts.values())
+
+
+def _ask(poll_id: str, options: tuple[str, ...]) -> None:
+    ss = _ss()
+    try:
+        room_store().open_poll(ss[_CODE], ss[_KEY], poll_id, options, time.time())
+    except (ValueError, RoomError) as err:
+        _notice("warning", str(err) if isinstance(err, RoomError) else "This question cannot be put to the class.")
+        return
+    ss[_POLL] = (poll_id, options, False)
+
+
+def _reveal(poll_id: str) -> None:
+    ss = _ss()
+    try:
+        room_store().reveal_poll(ss[_CODE], ss[_KEY], poll_id, time.time())
+    except RoomError as err:
+        _notice("warning", str(err))
+        return
+    asked = ss.get(_POLL)
+    if asked and asked[0] == poll_id:
+        ss[_POLL] = (poll_id, asked[1], True)
+
+
+def _stop_asking() -> None:
+    ss = _ss()
+    try:
+        room_store().close_poll(ss[_CODE], ss[_KEY], time.time())
+    except RoomError:
+        pass
+    ss.pop(_POLL, None)
+
+
+def presenter_poll(poll_id: str, question: Check) -> None:
+    """For the presenter: "Ask the class" under a question, or, once asked, the class's answers live."""
+    if role() != "presenter":
+        return
+    asked = _ss().get(_POLL)
+    if asked is None or asked[0] != poll_id:
+        st.button("Ask the class", key=f"_class_ask__{poll_id}", icon=":material/how_to_vote:",
+                  on_click=_ask, args=(poll_id, tuple(c.text for c in question.choices)))
+        return
+    _live_poll(poll_id, question)
+
+
+@st.fragment(run_every=POLL_EVERY_S)
+def _live_poll(poll_id: str, question: Check) -> None:
+    asked = _ss().get(_POLL)
+    if role() != "presenter" or asked is None or asked[0] != poll_id:
+        return
+    _, options, revealed = asked
+    right = _right(question, options)
+    answered = _class_chart(poll_id, options, right if revealed else None)
+    try:
+        present_now = room_store().follower_count(_ss()[_CODE], time.time())
+    except RoomError:
+        present_now = 0
+    st.markdown(f"**{answered} of {max(present_now, answered)} answered**")
+    cols = st.columns(2)
+    cols[0].button("Reveal the answer to the class", key=f"_class_reveal__{poll_id}", on_click=_reveal,
+                   args=(poll_id,), disabled=revealed, type="primary", icon=":material/visibility:")
+    cols[1].button("Stop asking", key=f"_class_stop__{poll_id}", on_click=_stop_asking, icon=":material/close:")
