@@ -96,15 +96,15 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
         raise ValueError(f"Need [heads, {len(tokens)}, {len(tokens)}] weights, got {weights.shape}.")
     text = [escape(t) for t in tokens]
     layout, refs = _axes(H, 4, gap=0.03, vgap=0.08)
-    pos = list(range(T))
-    custom = [[[text[i], text[j]] for j in pos] for i in pos]
+    # Numbered labels keep a repeated token ("the … the") in its own row; T labels per axis instead of a T × T
+    # grid of hover texts keeps the 12 panels' JSON small (it is sent again on every rerun).
+    pos = [f"{i}: {t}" for i, t in enumerate(text)]
     traces, notes, shapes = [], [], []
     for h, (x, y) in enumerate(refs):
         traces.append({"type": "heatmap", "z": weights[h], "x": pos, "y": pos, "xaxis": x, "yaxis": y,
                        "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
-                       "showscale": False, "customdata": custom,
-                       "hovertemplate": f"head {h + 1}: " + "%{customdata[0]} → %{customdata[1]}: %{z:.3f}"
-                                        "<extra></extra>"})
+                       "showscale": False,
+                       "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
         layout[f"xaxis{x[1:]}"].update(showticklabels=False, ticks="")
         layout[f"yaxis{y[1:]}"].update(showticklabels=False, ticks="")
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]

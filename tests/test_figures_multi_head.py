@@ -38,7 +38,7 @@ def test_real_heads_are_twelve_panels_with_the_word_and_target_outlined():
     rows = [s for s in fig.layout.shapes if s.y0 == 0.5]
     cols = [s for s in fig.layout.shapes if s.x0 == 1.5 and s.x1 == 2.5]
     assert len(rows) == 12 and len(cols) == 12
-    assert "&lt;i&gt;" in str(fig.data[0].customdata)
+    assert fig.data[0].x[3] == "3: &lt;i&gt;" and len(set(fig.data[0].y)) == 5
 
 
 def test_cost_figure_has_both_bars_per_stage():
