@@ -48,7 +48,7 @@ def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -278,7 +278,8 @@ def report(results: list[Result], moves: int, machine: str) -> str:
             f"| {r.students} | {pct(r.follow, 50) * 1000:.0f} ms | {pct(r.follow, 95) * 1000:.0f} ms "
             f"{'✅' if pct(r.follow, 95) <= 1.5 else '❌'} | {r.missed} of {r.students * moves} | "
             f"{r.idle_cpu * 100:.1f}% {'✅' if r.idle_cpu < 0.10 else '❌'} | {r.idle_cpu * 100 / r.students:.2f}% | "
-            f"{r.presenter_cpu * 100:.1f}% | {pct(r.answer_rtt, 50) * 1000:.0f} / {pct(r.answer_rtt, 95) * 1000:.0f} ms | "
+            f"{r.presenter_cpu * 100:.1f}% | "
+            f"{pct(r.answer_rtt, 50) * 1000:.0f} / {pct(r.answer_rtt, 95) * 1000:.0f} ms | "
             f"{r.all_answered:.1f} s | {r.counted} of {r.students} | {len(r.errors)} |")
     for r in results:
         for e in r.errors[:5]:
