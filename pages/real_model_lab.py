@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from attention_core.bert import BertRun
+from attention_core.bert import AttentionRun
 from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui import data
 from ui.charts import built, chart
@@ -58,7 +58,7 @@ if r is not None:
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
 @st.fragment
-def who_attends(r: BertRun, W: np.ndarray, view: str) -> None:
+def who_attends(r: AttentionRun, W: np.ndarray, view: str) -> None:
     T = len(r.tokens)
     st.subheader("③ Who attends to whom")
     frame.note("who")
@@ -80,7 +80,7 @@ def who_attends(r: BertRun, W: np.ndarray, view: str) -> None:
 # One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
 # these two sections only (not the model run of the sentence above, the header or the footer).
 @st.fragment
-def where_tokens_look(r: BertRun, shown: int) -> None:
+def where_tokens_look(r: AttentionRun, shown: int) -> None:
     st.subheader("② Where each token looks")
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
