@@ -88,7 +88,9 @@ def legal(info: WidgetInfo) -> str:
         hi = "∞" if info.max is None else f"{info.max:g}" if isinstance(info.max, int | float) else str(info.max)
         return f"[{lo}, {hi}], step {info.step:g}" if isinstance(info.step, int | float) else f"[{lo}, {hi}]"
     if info.options:
-        return _one_line(" / ".join(info.options), 90)
+        picks = f"at most {info.max_selections} of: " if info.max_selections else ""
+        typed = "; or a new word typed (the page caps its length: see notes)" if info.accept_new_options else ""
+        return picks + _one_line(" / ".join(info.options), 90 - len(picks)) + typed
     if info.kind in ("toggle", "checkbox"):
         return "on / off"
     if info.kind in TEXT_KINDS:
@@ -112,6 +114,9 @@ def validation(info: WidgetInfo, url: str) -> str:
         return "Streamlit: the browser clamps to [min, max] and cannot type NaN/inf; empty = None" + link
     if info.kind in ("slider", "select_slider"):
         return "Streamlit: only legal positions" + link
+    if info.accept_new_options:
+        return "Streamlit: options or typed words, ≤ max picks; the page drops longer words and extra picks" \
+               " with a message" + link
     if info.kind in ("radio", "selectbox", "multiselect", "pills", "segmented_control"):
         return "Streamlit: fixed options" + link
     if info.kind in ("toggle", "checkbox"):

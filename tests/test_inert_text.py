@@ -107,3 +107,13 @@ def test_context_words_are_capped_in_number_and_length():
     at.multiselect(key="pl_ctx").set_value(["river"] * 0 + [f"w{i}" for i in range(30)] + ["x" * 500]).run()
     assert not at.exception
     assert any("At most 8 words" in str(w.value) for w in at.warning)
+
+
+@pytest.mark.parametrize("text", ["http://127.0.0.1:9/login", "see https://x.org now", "www.example.com",
+                                  "mail me@example.org", "HTTP://X.ORG"])
+def test_literal_breaks_the_autolink_patterns_escapes_cannot_stop(text):
+    """GFM autolinks are found in the text after escapes are read: the escaped text, unescaped, must not
+    hold a scheme's "://", a "www." or an "@" followed by a host."""
+    read = re.sub(r"\\(.)", r"\1", literal(text))
+    assert not re.search(r"(?i)https?://|www\.|@\w", read), read
+    assert read.replace("\u2060", "") == text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -61,7 +63,16 @@ def message(err: Exception, limit: int = 300) -> str:
 
 def literal(text: str, limit: int = 80) -> str:
     """User text made safe to put inside Markdown: one line, shortened, every ASCII punctuation mark
-    backslash-escaped (CommonMark allows it for all of them), so "<b>", "**" or "[x](y)" show as typed."""
+    backslash-escaped (CommonMark allows it for all of them), so "<b>", "**" or "[x](y)" show as typed.
+
+    Escapes do not stop GitHub-style autolinks: Streamlit's renderer finds "http://…", "www.…" and
+    "name@host.tld" in the text after escapes are read. An invisible U+2060 WORD JOINER after "://"'s
+    colon, after "www" and after "@" breaks each pattern without changing what the learner sees."""
     text = " ".join(str(text).replace("\x00", "").split())
     text = text if len(text) <= limit else text[: limit - 1] + "…"
+    text = _AUTOLINK.sub("\\g<0>" + _JOINER, text)
     return "".join("\\" + ch if ch.isascii() and not ch.isalnum() and not ch.isspace() else ch for ch in text)
+
+
+_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(?i):(?=//)|www(?=\.)|@")
