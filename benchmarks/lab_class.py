@@ -65,11 +65,14 @@ def capture(base: str) -> dict:
         box.fill(long_sentences(1, 6100)[0])
         box.press("Enter")
         runs.wait(done)
-        done = runs.finished
-        slider = page.locator(harness.SLIDER_INPUT).first
-        slider.focus()
-        page.keyboard.press("ArrowRight")
-        runs.wait(done)
+        page.wait_for_selector(harness.SLIDER_INPUT, timeout=120_000)
+        for key in ("ArrowRight", "ArrowLeft", "ArrowRight"):        # until the browser has sent a fragment run
+            done = runs.finished
+            page.locator(harness.SLIDER_INPUT).first.focus()
+            page.keyboard.press(key)
+            runs.wait(done)
+            if any(BackMsg.FromString(f).rerun_script.fragment_id for f in sent):
+                break
         browser.close()
     reruns = [BackMsg.FromString(f) for f in sent]
     reruns = [m for m in reruns if m.WhichOneof("type") == "rerun_script"]
@@ -83,6 +86,56 @@ def capture(base: str) -> dict:
     missing = {"lab_text", "lab_layer", "lab_head"} - set(ids)
     if missing:
         raise SystemExit(f"could not find the widgets {missing} in the captured frames")
+    return {"full": full, "fragment": fragment, "ids": ids}
+
+
+def capture_ws(base: str) -> dict:
+    """The same as capture(), without a browser: one websocket run of the lab gives the widgets' ids and
+    the fragment's id (from the deltas), and the frames are built from them. (On a machine too loaded for
+    Chromium to draw the lab within minutes, this still works.)"""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    async def first_run() -> list:
+        got = []
+        async with _connect(base) as ws:
+            msg = BackMsg()
+            msg.rerun_script.page_name = SLUG
+            await ws.send(msg.SerializeToString())
+            from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+            finished = 0
+            while True:                     # a fresh session's first run only sets up the navigation; the
+                m = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=600))   # page runs next
+                got.append(m)
+                finished += m.WhichOneof("type") == "script_finished"
+                if finished == 2:
+                    return got
+
+    ids, fragment_id = {}, ""
+    for m in asyncio.run(first_run()):
+        if m.WhichOneof("type") != "delta" or m.delta.WhichOneof("type") != "new_element":
+            continue
+        element = m.delta.new_element
+        widget = getattr(element, element.WhichOneof("type"))
+        wid = getattr(widget, "id", "")
+        for key in ("lab_text", "lab_layer", "lab_head"):
+            if wid.endswith(f"-{key}"):
+                ids[key] = wid
+                if key == "lab_layer":
+                    fragment_id = m.delta.fragment_id
+    if set(ids) != {"lab_text", "lab_layer", "lab_head"} or not fragment_id:
+        raise SystemExit(f"the lab's widgets or fragment were not found: {ids}, {fragment_id!r}")
+    full = BackMsg()
+    full.rerun_script.page_name = SLUG
+    for key, wid in ids.items():
+        w = full.rerun_script.widget_states.widgets.add()
+        w.id = wid
+        if key == "lab_text":
+            w.string_value = ""
+        else:
+            w.double_array_value.data.append(1.0)
+    fragment = BackMsg()
+    fragment.CopyFrom(full)
+    fragment.rerun_script.fragment_id = fragment_id
     return {"full": full, "fragment": fragment, "ids": ids}
 
 
@@ -105,8 +158,10 @@ def frame(template, ids: dict, text: str | None = None, layer: int | None = None
     return msg.SerializeToString()
 
 
-async def _run(ws, data: bytes, errors: list[str]) -> tuple[float, int]:
-    """Send one frame; wait for script_finished. (seconds, bytes received)."""
+async def _run(ws, data: bytes, errors: list[str], finishes: int = 1) -> tuple[float, int]:
+    """Send one frame; wait for script_finished; (seconds, bytes received). ``finishes=2`` for a session's
+    first frame: that run may set up the navigation only and the page run follow, so after the first
+    script_finished, messages are read until the server has been quiet for 3 s."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     t0, received = time.perf_counter(), 0
@@ -119,7 +174,17 @@ async def _run(ws, data: bytes, errors: list[str]) -> tuple[float, int]:
         if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
             errors.append("exception element: " + msg.delta.new_element.exception.message[:100])
         elif kind == "script_finished":
-            return time.perf_counter() - t0, received
+            took = time.perf_counter() - t0
+            if finishes > 1:
+                try:
+                    while True:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=3)
+                        received += len(raw)
+                        if ForwardMsg.FromString(raw).WhichOneof("type") == "script_finished":
+                            took = time.perf_counter() - t0
+                except TimeoutError:
+                    pass
+            return took, received
 
 
 def _connect(base: str):
@@ -129,20 +194,33 @@ def _connect(base: str):
                               max_size=None, open_timeout=120, ping_interval=None)
 
 
-def load(base: str, cap: dict, n: int, seconds: float) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the server process so far (/proc/<pid>/stat)."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load(base: str, pid: int, cap: dict, n: int, seconds: float) -> dict:
     texts = long_sentences(n)
     latencies, arrivals, errors, moved = [], [], [], []
+    cpu = {}
 
     async def session(i: int, ready: asyncio.Barrier) -> None:
         try:
             async with _connect(base) as ws:
-                arrivals.append((await _run(ws, frame(cap["full"], cap["ids"], texts[i], 1, 1), errors))[0])
+                arrivals.append((await _run(ws, frame(cap["full"], cap["ids"], texts[i], 1, 1), errors, 2))[0])
                 await ready.wait()
+                cpu.setdefault("start", cpu_seconds(pid))
                 await asyncio.sleep(i / n)                  # spread over the second
-                until, step = time.perf_counter() + seconds, 0
-                while time.perf_counter() < until:
-                    tick = time.perf_counter()
-                    layer, head = (2 + step // 2 % 5, 1 + step % 12) if step % 2 else (1 + step // 2 % 6, 1)
+                until, step, layer, head = time.perf_counter() + seconds, 0, 1, 1
+                while time.perf_counter() < until:               # every move changes one value (a no-op
+                    tick = time.perf_counter()                   # move is not a learner's move)
+                    if step % 2:
+                        head = head % 12 + 1
+                    else:
+                        layer = layer % 6 + 1
                     took, size = await _run(ws, frame(cap["fragment"], cap["ids"], texts[i], layer, head), errors)
                     latencies.append(took)
                     moved.append(size)
@@ -158,12 +236,15 @@ def load(base: str, cap: dict, n: int, seconds: float) -> dict:
         await asyncio.gather(*(session(i, ready) for i in range(n)))
 
     asyncio.run(main())
+    cpu_steady = cpu_seconds(pid) - cpu.get("start", cpu_seconds(pid))
+
     def p95(xs: list[float]) -> float:
         return (statistics.quantiles(xs, n=20)[18] if len(xs) >= 20 else max(xs or [0])) * 1000
 
     return {"sessions": n, "moves": len(latencies), "p50_ms": statistics.median(latencies or [0]) * 1000,
             "p95_ms": p95(latencies), "max_ms": max(latencies or [0]) * 1000, "arrival_p95_ms": p95(arrivals),
-            "errors": errors, "bytes_per_move_median": statistics.median(moved) if moved else 0}
+            "errors": errors, "bytes_per_move_median": statistics.median(moved) if moved else 0,
+            "server_cpu_per_move_ms": cpu_steady / max(len(latencies), 1) * 1000}
 
 
 def soak(base: str, pid: int, cap: dict, n: int, per_session: int) -> dict:
@@ -182,9 +263,9 @@ def soak(base: str, pid: int, cap: dict, n: int, per_session: int) -> dict:
         try:
             async with _connect(base) as ws:
                 for k, text in enumerate(texts):
-                    await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors)
-                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 1 + k % 6, 1), errors)
-                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 1 + k % 6, 1 + k % 12), errors)
+                    await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2 if k == 0 else 1)
+                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 1), errors)
+                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 2 + k % 11), errors)
                     runs[0] += 3
         except Exception as err:
             errors.append(f"{type(err).__name__}: {err}"[:200])
@@ -215,7 +296,7 @@ def bytes_per_move(base: str, cap: dict) -> dict:
     async def main() -> list[int]:
         async with _connect(base) as ws:
             text = long_sentences(1, 5800)[0]
-            await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors)
+            await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2)
             return [(await _run(ws, frame(cap["fragment"], cap["ids"], text, layer, head), errors))[1]
                     for layer, head in itertools.islice(itertools.product(range(1, 7), range(1, 13)), 1, 13)]
 
@@ -229,13 +310,14 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--sentences", type=int, default=100)
+    parser.add_argument("--no-browser", action="store_true", help="capture without Chromium (experimental)")
     args = parser.parse_args()
     import os
 
     with harness.serve() as (proc, base, _):
-        cap = capture(base)
+        cap = capture_ws(base) if args.no_browser else capture(base)
         if args.what == "load":
-            result = load(base, cap, args.sessions, args.seconds)
+            result = load(base, proc.pid, cap, args.sessions, args.seconds)
         elif args.what == "soak":
             result = soak(base, proc.pid, cap, args.sessions, args.sentences)
         else:

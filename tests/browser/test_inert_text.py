@@ -26,9 +26,10 @@ ACTIVE_JS = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const found = [];
   const add = (what, el) => found.push(what + ' ' + el.outerHTML.slice(0, 200));
+  // The page's own heading anchors carry the page URL, query (and so the payload) included: judge by host.
   for (const a of main.querySelectorAll('a'))
-    if (/127\\.0\\.0\\.1:9\\/|phish/.test(a.href + ' ' + a.textContent)) add('link', a);
-  for (const i of main.querySelectorAll('img')) if (/127\\.0\\.0\\.1:9\\//.test(i.src)) add('img', i);
+    if (a.host === '127.0.0.1:9' || a.textContent.trim() === 'phish') add('link', a);
+  for (const i of main.querySelectorAll('img')) if (i.src && new URL(i.src).host === '127.0.0.1:9') add('img', i);
   for (const b of main.querySelectorAll('strong, b, em, i')) if (b.textContent.trim() === 'x') add('bold', b);
   for (const c of main.querySelectorAll('p code, li code, label code'))
     if (c.textContent === 'code') add('code', c);
