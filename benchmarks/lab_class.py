@@ -60,12 +60,12 @@ def capture(base: str) -> dict:
         page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f) if isinstance(f, bytes) else None))
         runs.open(harness.page_url(base, SLUG))
         done = runs.finished
-        page.wait_for_selector('[data-testid="stMain"] [data-testid="stTextInput"] input', timeout=120_000)
+        page.wait_for_selector('[data-testid="stMain"] [data-testid="stTextInput"] input', timeout=600_000)
         box = page.locator('[data-testid="stMain"] [data-testid="stTextInput"] input').first
         box.fill(long_sentences(1, 6100)[0])
         box.press("Enter")
         runs.wait(done)
-        page.wait_for_selector(harness.SLIDER_INPUT, timeout=120_000)
+        page.wait_for_selector(harness.SLIDER_INPUT, timeout=600_000)
         for key in ("ArrowRight", "ArrowLeft", "ArrowRight"):        # until the browser has sent a fragment run
             done = runs.finished
             page.locator(harness.SLIDER_INPUT).first.focus()

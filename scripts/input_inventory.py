@@ -14,6 +14,7 @@ the page shows for each is recorded, so the table says what a learner actually s
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -74,10 +75,17 @@ def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
         mirrored = mirrored or (info.key in at.query_params)
         new = [m for m in messages(at) if m not in baseline]
         shown.append(f"{name} → " + (f"“{_one_line(new[0])}”" if new else "accepted, no message"))
+    if info.is_matrix and not at.exception:              # refused entries never reach the URL: try an accepted one
+        node = next((n for n, i in widgets(at) if (i.kind, i.key, i.label) == (info.kind, info.key, info.label)), None)
+        if node is not None:
+            accepted = re.sub(r"\d", lambda m: str((int(m[0]) + 1) % 10), str(info.value), count=1)
+            node.set_value(accepted).run()
+            mirrored = mirrored or (info.key in at.query_params and not at.exception)
     return shown, mirrored
 
 
 def _one_line(text: str, limit: int = 110) -> str:
+    text = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")     # as the learner reads it, not the escaped source
     text = " ".join(text.replace("|", "\\|").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -130,7 +138,7 @@ def table() -> str:
     for entry in page_index():
         for (kind, key, label), (info, bound) in explore(entry.slug).items():
             shown, mirrored = probe(entry.slug, info) if kind in TEXT_KINDS else ([], False)
-            url = "bound" if bound else "mirrored (bad link → default + notice)" if mirrored else "—"
+            url = "bound" if bound else "mirrored once accepted (bad link → default + notice)" if mirrored else "—"
             if key == "_present_switch":
                 url = "`?present=1`"
             default = "—" if kind in BUTTONS else f"`{_one_line(repr(info.value), 40)}`"
