@@ -85,7 +85,8 @@ def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
 
 
 def _one_line(text: str, limit: int = 110) -> str:
-    text = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")     # as the learner reads it, not the escaped source
+    # As the learner reads it: Markdown's punctuation escapes and the autolink breaker removed.
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")
     text = " ".join(text.replace("|", "\\|").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

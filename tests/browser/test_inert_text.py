@@ -96,11 +96,12 @@ def test_token_names_and_context_words_stay_text(server, watched):
     for payload in PAYLOADS:
         visit(pg, problems, server, "convex_blending", cb_labels=f"{payload}, bank, muddy")
         check(pg, requests, f"cb_labels={payload}")
-    visit(pg, problems, server, "polysemy")
     box = f'{MAIN} [data-testid="stMultiSelect"] input'
-    for payload in PAYLOADS:
-        typed(pg, problems, box, payload, commit="Enter")
-        check(pg, requests, f"context word {payload}")
+    for half in (PAYLOADS[:4], PAYLOADS[4:]):             # two defaults + four typed stay within the 8 picks
+        visit(pg, problems, server, "polysemy")
+        for payload in half:
+            typed(pg, problems, box, payload, commit="Enter")
+            check(pg, requests, f"context word {payload}")
     assert pg.get_by_text("Not in this page's vocabulary").count(), "the notice quoting the words is shown"
 
 
