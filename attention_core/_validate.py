@@ -17,6 +17,13 @@ def read_only(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def excerpt(text: str, limit: int = 24) -> str:
+    """At most ``limit`` characters of what a learner typed, for an error message to quote. Plain text:
+    the page escapes the whole message for where it shows it (ui.inputs.message), the core never does."""
+    text = " ".join(str(text).replace("\x00", "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def as_array(x: object, name: str) -> np.ndarray:
     """Any array-like as a float64 array, refusing text, NaN and ±inf."""
     try:

@@ -76,6 +76,23 @@ def scaled_dot_product_attention(
     )
 
 
+def attention_heads(Q: np.ndarray, K: np.ndarray, V: np.ndarray,
+                    out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """softmax(Q_h K_hᵀ / √d_k) V_h for every head h at once, without a trace: for a model's forward pass.
+
+    Q, K: [H, T, d_k], V: [H, T, d_v] (float32 stays float32) → (weights [H, T, T], output [H, T, d_v]).
+    ``out`` [H, T, T], if given, receives the weights. The same formula as scaled_dot_product_attention
+    (a test holds them equal head by head), only batched: the 1/√d_k goes onto Q (T·d_k numbers, not
+    T·T), and the softmax runs in place. Unvalidated: the model's own arrays, never a learner's.
+    """
+    Q, K, V = np.asarray(Q), np.asarray(K), np.asarray(V)
+    scaled = np.matmul(Q * Q.dtype.type(1 / np.sqrt(Q.shape[-1])), K.swapaxes(-1, -2), out=out)  # [H, T, T]
+    scaled -= scaled.max(axis=-1, keepdims=True)                  # ≤ 0: exp cannot overflow
+    weights = np.exp(scaled, out=scaled)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights, weights @ V                                   # [H, T, T], [H, T, d_v]
+
+
 def convex_combination(weights: object, X: object) -> np.ndarray:
     """z = Σ_j α_j x_j for weights on the simplex.
 

@@ -1,8 +1,9 @@
 """A real BERT encoder (all-MiniLM-L6-v2: 6 layers × 12 heads, d_model 384) in plain NumPy.
 
-Every head's attention goes through `scaled_dot_product_attention`, the same function the lessons
-teach, so the lab shows the very weights that formula produces. Weights are stored float16 in
-assets/model/ and upcast once to float32 at load.
+Every head's attention is softmax(Q Kᵀ / √d_k) V, the formula the lessons teach: all twelve heads at
+once through `attention_heads`, which a test holds equal to `scaled_dot_product_attention` head by head
+(and `head_trace` replays one head through the latter, every stage kept). Weights are stored float16 in
+assets/model/ and upcast once to float32 at load; the whole pass stays in float32.
 
     x = LayerNorm(word[id] + position[i] + token_type[0])          # [T, 384]
     6 × { x = LayerNorm(x + MultiHead(x))                           # [T, 384]
@@ -20,7 +21,7 @@ import numpy as np
 
 from ._blas import single_threaded_blas
 from ._validate import read_only
-from .attention import AttentionTrace, scaled_dot_product_attention
+from .attention import AttentionTrace, attention_heads, scaled_dot_product_attention
 from .wordpiece import MAX_TOKENS, WordPieceTokenizer, load_vocab
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "model"
@@ -57,15 +58,38 @@ def _ratio(num: tuple, den: tuple, t: np.ndarray) -> np.ndarray:
     return (xnum + num[-2]) / (xden + den[-1])
 
 
+# Numerical Recipes' erfcc (Press et al., 2nd ed., §6.2): a Chebyshev fit with fractional error below
+# 1.2e-7 for every x ≥ 0, one exp and a degree-9 polynomial: a quarter of Cody's work, as accurate as
+# float32 can hold. Coefficients innermost first.
+_ERFCC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398,
+          1.48851587, -0.82215223, 0.17087277)
+
+
+def erfc_float32(y: np.ndarray) -> np.ndarray:
+    """erfc(y) = 1 − erf(y) for y ≥ 0, in float32, with relative error about 1e-7 (NR's erfcc)."""
+    t = 1.0 / (1.0 + np.float32(0.5) * y)
+    poly = np.full_like(y, _ERFCC[-1])
+    for c in _ERFCC[-2::-1]:                          # Horner, in place: no temporaries per step
+        poly *= t
+        poly += np.float32(c)
+    poly -= y * y
+    np.exp(poly, out=poly)
+    poly *= t
+    return poly
+
+
 def erf(x: np.ndarray) -> np.ndarray:
     """The error function erf(x) = 2/√π ∫₀ˣ e^(−t²) dt, elementwise (NumPy has none).
 
-    float32 in → float32 out (about 1e-7 absolute error, what GELU needs, at half the cost);
-    anything else is computed in float64 (about 1e-16).
+    float32 in → float32 out (about 1e-7 absolute error, what GELU needs, through erfc_float32);
+    anything else is computed in float64 with Cody's approximations (about 1e-16).
     """
     x = np.asarray(x)
-    if x.dtype != np.float32:
-        x = x.astype(np.float64)
+    if x.dtype == np.float32:                         # near 0, 1 − erfc would cancel: Cody's first interval
+        xs = np.clip(x, np.float32(-0.46875), np.float32(0.46875))
+        return np.where(np.abs(x) <= 0.46875, xs * _ratio(_ERF_A, _ERF_B, xs * xs),
+                        np.copysign(1.0 - erfc_float32(np.abs(x)), x)).astype(np.float32)
+    x = x.astype(np.float64)
     # Every interval is evaluated on the whole array with its argument clipped into range, then the
     # right one is picked per element: cheaper than boolean indexing, and nothing overflows.
     y = np.abs(x)
@@ -81,24 +105,39 @@ def erf(x: np.ndarray) -> np.ndarray:
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """Exact GELU: x·Φ(x) = ½ x (1 + erf(x/√2)), the one BERT was trained with (not the tanh variant)."""
+    """Exact GELU: x·Φ(x) = ½ x (1 + erf(x/√2)), the one BERT was trained with (not the tanh variant).
+
+    In float32 through Φ(x) = ½ erfc(−x/√2): for x < 0 that is erfc(|x|/√2) itself, so the small tail
+    keeps its relative accuracy instead of cancelling in 1 + erf.
+    """
     x = np.asarray(x)
-    x = x if x.dtype == np.float32 else x.astype(np.float64)
-    return 0.5 * x * (1.0 + erf(x * x.dtype.type(np.sqrt(0.5))))
+    if x.dtype != np.float32:
+        x = x.astype(np.float64)
+        return 0.5 * x * (1.0 + erf(x * np.sqrt(0.5)))
+    tail = erfc_float32(np.abs(x) * np.float32(np.sqrt(0.5)))                 # erfc(|x|/√2)
+    phi2 = np.where(x < 0, tail, np.float32(2.0) - tail)                       # 2 Φ(x)
+    phi2 *= x
+    phi2 *= np.float32(0.5)
+    return phi2
 
 
 # --- the layers -----------------------------------------------------------------------------------
 
 def layer_norm(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float = LN_EPS) -> np.ndarray:
-    """(x − mean) / √(var + ε) · g + b over the last axis. x: [T, d] → [T, d]."""
-    mean = x.mean(axis=-1, keepdims=True)
-    var = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + eps) * g + b
+    """(x − mean) / √(var + ε) · g + b over the last axis. x: [T, d] → [T, d], in x's precision."""
+    centred = x - x.mean(axis=-1, keepdims=True)
+    var = np.einsum("td,td->t", centred, centred)[:, None] / x.dtype.type(x.shape[-1])  # no squares array
+    centred *= (1.0 / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
+    centred *= g
+    centred += b
+    return centred
 
 
 def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """x W + b. x: [T, d_in], w: [d_in, d_out], b: [d_out] → [T, d_out]."""
-    return x @ w + b
+    out = x @ w
+    out += b
+    return out
 
 
 def embed(token_ids: np.ndarray, p: dict) -> np.ndarray:
@@ -114,19 +153,24 @@ def split_heads(x: np.ndarray, n_heads: int) -> np.ndarray:
     return x.reshape(T, n_heads, d // n_heads).transpose(1, 0, 2)
 
 
-def multi_head_attention(x: np.ndarray, p: dict, layer: int, n_heads: int = N_HEADS):
-    """Concat_h(softmax(Q_h K_hᵀ / √d_k) V_h) W_O + b_O, each head through scaled_dot_product_attention.
+def qkv(x: np.ndarray, p: dict, layer: int, n_heads: int = N_HEADS):
+    """Q, K, V of every head, from one product with [W_Q | W_K | W_V]. x: [T, d] → 3 × [H, T, d_k]."""
+    T, d = x.shape
+    fused = linear(x, p[f"layer{layer}.qkv.w"], p[f"layer{layer}.qkv.b"])                # [T, 3d]
+    Q, K, V = fused.reshape(T, 3, n_heads, d // n_heads).transpose(1, 2, 0, 3)          # 3 × [H, T, d_k]
+    return Q, K, V
 
-    x: [T, d] → (output [T, d], weights [n_heads, T, T], traces: one AttentionTrace per head).
+
+def multi_head_attention(x: np.ndarray, p: dict, layer: int, n_heads: int = N_HEADS,
+                         weights_out: np.ndarray | None = None):
+    """Concat_h(softmax(Q_h K_hᵀ / √d_k) V_h) W_O + b_O, every head at once through attention_heads.
+
+    x: [T, d] → (output [T, d], weights [n_heads, T, T]); ``weights_out`` [H, T, T] receives the weights.
     """
-    Q = split_heads(linear(x, p[f"layer{layer}.q.w"], p[f"layer{layer}.q.b"]), n_heads)   # [H, T, d_k]
-    K = split_heads(linear(x, p[f"layer{layer}.k.w"], p[f"layer{layer}.k.b"]), n_heads)   # [H, T, d_k]
-    V = split_heads(linear(x, p[f"layer{layer}.v.w"], p[f"layer{layer}.v.b"]), n_heads)   # [H, T, d_k]
-    traces = [scaled_dot_product_attention(Q[h], K[h], V[h]) for h in range(n_heads)]
-    heads = np.concatenate([t.output for t in traces], axis=-1).astype(x.dtype)          # [T, d]
-    weights = np.stack([t.weights for t in traces])                                      # [H, T, T]
-    out = linear(heads, p[f"layer{layer}.attn_out.w"], p[f"layer{layer}.attn_out.b"])   # [T, d]
-    return out, weights, traces
+    T, d = x.shape
+    weights, heads = attention_heads(*qkv(x, p, layer, n_heads), out=weights_out)      # [H, T, T], [H, T, d_k]
+    heads = heads.transpose(1, 0, 2).reshape(T, d)                                      # concat: [T, d]
+    return linear(heads, p[f"layer{layer}.attn_out.w"], p[f"layer{layer}.attn_out.b"]), weights
 
 
 def ffn(x: np.ndarray, p: dict, layer: int) -> np.ndarray:
@@ -135,12 +179,14 @@ def ffn(x: np.ndarray, p: dict, layer: int) -> np.ndarray:
     return linear(h, p[f"layer{layer}.ffn_out.w"], p[f"layer{layer}.ffn_out.b"])         # [T, d]
 
 
-def encoder_layer(x: np.ndarray, p: dict, layer: int):
-    """Post-LN BERT block. x: [T, d] → (x' [T, d], weights [n_heads, T, T], traces)."""
-    attn, weights, traces = multi_head_attention(x, p, layer)
-    x = layer_norm(x + attn, p[f"layer{layer}.ln_attn.g"], p[f"layer{layer}.ln_attn.b"])
-    x = layer_norm(x + ffn(x, p, layer), p[f"layer{layer}.ln_ffn.g"], p[f"layer{layer}.ln_ffn.b"])
-    return x, weights, traces
+def encoder_layer(x: np.ndarray, p: dict, layer: int, weights_out: np.ndarray | None = None):
+    """Post-LN BERT block. x: [T, d] → (x' [T, d], weights [n_heads, T, T])."""
+    attn, weights = multi_head_attention(x, p, layer, weights_out=weights_out)
+    attn += x
+    x = layer_norm(attn, p[f"layer{layer}.ln_attn.g"], p[f"layer{layer}.ln_attn.b"])
+    out = ffn(x, p, layer)
+    out += x
+    return layer_norm(out, p[f"layer{layer}.ln_ffn.g"], p[f"layer{layer}.ln_ffn.b"]), weights
 
 
 def mean_pool(hidden: np.ndarray) -> np.ndarray:
@@ -167,31 +213,50 @@ class BertRun:
     truncated: bool
 
 
+@dataclass(frozen=True)
+class AttentionRun:
+    """What the lab's heatmap and bars draw from a run, and nothing else (hidden states left out).
+
+    tokens: (T,) incl. [CLS]/[SEP]; attentions: [6, 12, T, T] float32, read-only; truncated as in BertRun.
+    Immutable all through, so one copy can be shared by every session.
+    """
+
+    tokens: tuple[str, ...]
+    attentions: np.ndarray
+    truncated: bool
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held: the weights plus the token strings (about 60 bytes each with their tuple slot)."""
+        return int(self.attentions.nbytes) + sum(60 + len(t) for t in self.tokens)
+
+
 class MiniLM:
     """all-MiniLM-L6-v2 with a WordPiece tokenizer; `run` keeps every layer's states and weights."""
 
     n_layers, n_heads, d_model, max_tokens = N_LAYERS, N_HEADS, D_MODEL, MAX_TOKENS
 
     def __init__(self, params: dict[str, np.ndarray], vocab: dict[str, int]):
-        self.params = params
+        self.params = with_fused_qkv(params)
         self.tokenizer = WordPieceTokenizer(vocab)
 
     def run(self, text: str) -> BertRun:
         """Tokenise and encode one sentence. Raises ValueError for empty text."""
         enc = self.tokenizer.encode(text)
+        T = len(enc.token_ids)
+        hidden = np.empty((N_LAYERS + 1, T, D_MODEL), np.float32)                # [7, T, d]
+        attentions = np.empty((N_LAYERS, N_HEADS, T, T), np.float32)             # [6, H, T, T]
         with single_threaded_blas():                                          # small products: see _blas.py
-            x = embed(np.asarray(enc.token_ids), self.params)                 # [T, d]
-            hidden, attentions = [x], []
-            for layer in range(N_LAYERS):
-                x, weights, _ = encoder_layer(x, self.params, layer)
-                hidden.append(x)
-                attentions.append(weights)
-        return BertRun(
-            tokens=enc.tokens, token_ids=enc.token_ids,
-            hidden_states=read_only(np.stack(hidden).astype(np.float32)),       # [7, T, d]
-            attentions=read_only(np.stack(attentions).astype(np.float32)),      # [6, H, T, T]
-            truncated=enc.truncated,
-        )
+            hidden[0] = x = embed(np.asarray(enc.token_ids), self.params)     # [T, d]
+            for layer in range(N_LAYERS):                                     # weights written in place
+                hidden[layer + 1] = x = encoder_layer(x, self.params, layer, weights_out=attentions[layer])[0]
+        return BertRun(tokens=enc.tokens, token_ids=enc.token_ids, hidden_states=read_only(hidden),
+                       attentions=read_only(attentions), truncated=enc.truncated)
+
+    def attention_run(self, text: str) -> AttentionRun:
+        """The tokens and every head's weights of one sentence (``run`` without the hidden states)."""
+        r = self.run(text)
+        return AttentionRun(tokens=tuple(r.tokens), attentions=r.attentions, truncated=r.truncated)
 
     def sentence_embedding(self, text: str) -> np.ndarray:
         """Mean-pooled, L2-normalised last hidden state: [384]."""
@@ -201,15 +266,28 @@ class MiniLM:
         """Every stage (Q, K, V, scores, scaled, weights, output) of one head, for a lesson chart."""
         if not (0 <= layer < N_LAYERS and 0 <= head < N_HEADS):
             raise ValueError(f"layer must be 0–{N_LAYERS - 1} and head 0–{N_HEADS - 1}, got {layer}, {head}.")
-        with single_threaded_blas():
-            _, _, traces = multi_head_attention(run.hidden_states[layer], self.params, layer)
-        return traces[head]
+        Q, K, V = qkv(run.hidden_states[layer], self.params, layer)
+        return scaled_dot_product_attention(Q[head], K[head], V[head])
 
 
 def load_params(path: str | Path = WEIGHTS_FILE) -> dict[str, np.ndarray]:
     """The float16 npz, upcast once to float32."""
     with np.load(path) as npz:
         return {name: npz[name].astype(np.float32) for name in npz.files}
+
+
+def with_fused_qkv(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``params`` with each layer's W_Q, W_K, W_V held as one [d, 3d] matrix [W_Q | W_K | W_V] (and its
+    bias), under ``layer{i}.qkv``: one product instead of three small ones."""
+    fused = dict(params)
+    for layer in range(N_LAYERS):
+        ws = [params[f"layer{layer}.{n}.w"] for n in "qkv"]
+        bs = [params[f"layer{layer}.{n}.b"] for n in "qkv"]
+        fused[f"layer{layer}.qkv.w"] = np.ascontiguousarray(np.concatenate(ws, axis=1))
+        fused[f"layer{layer}.qkv.b"] = np.concatenate(bs)
+        for n in "qkv":                                    # the fused copy replaces them: 10 MB less
+            del fused[f"layer{layer}.{n}.w"], fused[f"layer{layer}.{n}.b"]
+    return fused
 
 
 @lru_cache(maxsize=1)

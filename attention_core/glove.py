@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._validate import excerpt
+
 GLOVE_FILE = Path(__file__).resolve().parent.parent / "assets" / "glove" / "glove_6b_50d_50k.npz"
 
 
@@ -31,7 +33,7 @@ class Glove:
         """The word's vector [d]. GloVe 6B is lowercase; raises ValueError for a word it lacks."""
         i = self.index.get(word.strip().lower())
         if i is None:
-            raise ValueError(f"'{word}' is not among the {len(self.words):,} most frequent GloVe words.")
+            raise ValueError(f"'{excerpt(word)}' is not among the {len(self.words):,} most frequent GloVe words.")
         return self.vectors[i]
 
     def nearest(self, word_or_vector: str | np.ndarray, k: int = 10) -> list[tuple[str, float]]:

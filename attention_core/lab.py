@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validate import excerpt
 from .glove import Glove, pca_2d
 from .wordpiece import CLS, SEP, basic_tokenize, wordpiece
 
@@ -75,7 +76,7 @@ def contextual_vector(run, word: str) -> np.ndarray:
     """
     w = find_word(run.tokens, word)
     if w is None:
-        raise ValueError(f"'{word}' is not among this sentence's words.")
+        raise ValueError(f"'{excerpt(word)}' is not among this sentence's words.")
     return run.hidden_states[:, w.start:w.stop].mean(axis=1)                  # [7, d]
 
 
@@ -88,7 +89,7 @@ def layer_vectors(run, word: str, word_embeddings: np.ndarray) -> np.ndarray:
     """[lookup; layer 0; …; layer 6] for one word in one run: [8, d], rows labelled by LAYER_LABELS."""
     w = find_word(run.tokens, word)
     if w is None:
-        raise ValueError(f"'{word}' is not among this sentence's words.")
+        raise ValueError(f"'{excerpt(word)}' is not among this sentence's words.")
     lookup = lookup_vector(word_embeddings, run.token_ids[w.start:w.stop])   # [d]
     return np.vstack([lookup, run.hidden_states[:, w.start:w.stop].mean(axis=1)])   # [8, d]
 

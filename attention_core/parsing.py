@@ -6,6 +6,8 @@ import re
 
 import numpy as np
 
+from ._validate import excerpt
+
 MAX_CHARS = 4000
 MAX_ROWS = 32
 MAX_COLS = 32
@@ -15,9 +17,7 @@ MAX_ABS = 1e6
 _SEP = re.compile(r"[,\s]+")
 
 
-def _short(text: str, limit: int = 24) -> str:
-    text = text.replace("\x00", "")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_short = excerpt
 
 
 def parse_vector(text: str, name: str, length: int | None = None) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 MAX_LABEL = 16
-_KEEP = re.compile(r"[^\w\s'·-]", re.UNICODE)
+_KEEP = re.compile(r"[^\w\s'·-]|_", re.UNICODE)                  # \w lets "_" through: it is Markdown
 
 
 def clean_label(text: str, limit: int = MAX_LABEL) -> str:

@@ -1,6 +1,13 @@
-"""How fast and how big the NumPy MiniLM is: load time, a 12-token forward pass, process memory.
+"""How fast and how big the NumPy MiniLM is: load time, a 12-token forward pass, process memory, and
+the 128-token pass against the floor of its own matrix products.
 
     python benchmarks/bench_model.py [--runs 200]
+
+The floor ("bare") is the same matrix products the model does, with its own weights, done bare in NumPy
+float32 on one BLAS thread, as the model runs them: per layer x·[W_Q|W_K|W_V], the 12 heads' Q Kᵀ and
+weights·V, heads·W_O, x·W₁ and GELU(…)·W₂. Model and bare alternate in one loop, so the ratio compares
+the two under the same load (the machine is shared); FLOPs count 2·m·k·n per product, so GFLOP/s says
+how close each comes to what this CPU's BLAS can do.
 
 Load time is the first `load_model()` in a fresh process (npz read + float16 → float32 upcast);
 the forward pass is `model.run(text)` (tokenise + 6 layers + stacking the outputs), the median
@@ -30,6 +37,56 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
+def flops(T: int) -> int:
+    """Multiply-adds ×2 in one forward pass at T tokens (matrix products only; elementwise work is small)."""
+    from attention_core import bert
+
+    d, ff, H = bert.D_MODEL, bert.D_FF, bert.N_HEADS
+    per_layer = 2 * T * d * 3 * d + 2 * 2 * H * T * T * (d // H) + 2 * T * d * d + 2 * 2 * T * d * ff
+    return bert.N_LAYERS * per_layer
+
+
+def bare_products(model, T: int):
+    """A function doing the forward pass's matrix products at T tokens, bare, on the model's own weights."""
+    import numpy as np
+
+    from attention_core import bert
+    from attention_core._blas import single_threaded_blas
+
+    rng = np.random.default_rng(0)
+    p, d, H = model.params, bert.D_MODEL, bert.N_HEADS
+    x = rng.standard_normal((T, d), dtype=np.float32)
+    h = rng.standard_normal((T, bert.D_FF), dtype=np.float32)
+    q = rng.standard_normal((H, T, d // H), dtype=np.float32)
+    w = rng.random((H, T, T), dtype=np.float32)
+
+    def run() -> None:
+        with single_threaded_blas():
+            for layer in range(bert.N_LAYERS):
+                x @ p[f"layer{layer}.qkv.w"]
+                q @ q.swapaxes(-1, -2)
+                w @ q
+                x @ p[f"layer{layer}.attn_out.w"]
+                x @ p[f"layer{layer}.ffn_in.w"]
+                h @ p[f"layer{layer}.ffn_out.w"]
+    return run
+
+
+def model_vs_bare(model, text: str, rounds: int) -> dict:
+    """Median model pass and median bare products at the same T, alternating, in seconds; and T."""
+    T = len(model.run(text).tokens)
+    bare = bare_products(model, T)
+    model_t, bare_t = [], []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        model.run(text)
+        t1 = time.perf_counter()
+        bare()
+        model_t.append(t1 - t0)
+        bare_t.append(time.perf_counter() - t1)
+    return {"T": T, "model": statistics.median(model_t), "bare": statistics.median(bare_t)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
@@ -52,12 +109,8 @@ def main() -> None:
         model.run(SENTENCE_12)
         times.append(time.perf_counter() - t0)
         cpu_times.append(time.process_time() - c0)
-    long_times = []
-    long_text = "word " * 200                                       # cut to 128 tokens
-    for _ in range(20):
-        t0 = time.perf_counter()
-        model.run(long_text)
-        long_times.append(time.perf_counter() - t0)
+    short = model_vs_bare(model, SENTENCE_12, 100)
+    long = model_vs_bare(model, "word " * 200, 40)                # cut to 128 tokens
     rss_after = rss_mb()
 
     rows = [
@@ -65,7 +118,18 @@ def main() -> None:
         (f"forward, T={len(tokens)} (median of {args.runs})", f"{statistics.median(times) * 1000:.1f} ms"),
         (f"forward, T={len(tokens)} (p90)", f"{sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms"),
         (f"forward, T={len(tokens)} CPU time (median)", f"{statistics.median(cpu_times) * 1000:.1f} ms"),
-        ("forward, T=128 (median of 20)", f"{statistics.median(long_times) * 1000:.1f} ms"),
+    ]
+    for m in (short, long):
+        gflop = flops(m["T"]) / 1e9
+        rows += [
+            (f"T={m['T']}: FLOPs of the matrix products", f"{gflop:.3f} GFLOP"),
+            (f"T={m['T']}: model pass (median, alternating)", f"{m['model'] * 1000:.1f} ms = "
+                                                                f"{gflop / m['model']:.1f} GFLOP/s"),
+            (f"T={m['T']}: bare products (median, alternating)", f"{m['bare'] * 1000:.1f} ms = "
+                                                                  f"{gflop / m['bare']:.1f} GFLOP/s"),
+            (f"T={m['T']}: model / bare", f"{m['model'] / m['bare']:.2f}×"),
+        ]
+    rows += [
         ("RSS before import", f"{rss_before:.0f} MB"),
         ("RSS with model loaded", f"{rss_loaded:.0f} MB"),
         ("RSS after the runs", f"{rss_after:.0f} MB"),

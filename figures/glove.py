@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from html import escape
-
 import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
 from ._layout import figure
+from .text import plotly_literal as escape
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
 GROUP_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]

@@ -2,19 +2,18 @@
 layers, and static against contextual neighbours.
 
 Token labels come from what a learner typed, and plotly renders a subset of HTML in labels, so every
-label is HTML-escaped here. Positions, not token strings, are the axis values: a sentence may repeat
-a token ("the … the"), and a categorical axis would merge the two.
+label goes through figures.text.plotly_literal here. Axis values are unique ("3: bank"), never the bare
+token: a sentence may repeat a token ("the … the"), and a categorical axis would merge the two.
 """
 
 from __future__ import annotations
-
-from html import escape
 
 import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
 from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, vrect
+from .text import plotly_literal as escape
 
 SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
 PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
@@ -35,21 +34,24 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     """weights [T, T] (rows: the token attending, columns: the token attended to) with tokens on both axes.
 
     The colour scale runs from 0 to the largest weight shown: over 128 tokens a weight of 0.1 is a lot,
-    and a fixed 0–1 scale would wash it out."""
-    weights = np.asarray(weights)
+    and a fixed 0–1 scale would wash it out.
+
+    Compact for the wire (at 128 tokens the whole figure is about 90 KB, not 360): the weights go as one
+    float32 array (Plotly sends it as binary), and the hover reads each cell's token pair from the axes'
+    own categories ("3: bank") rather than from a per-cell copy of both labels."""
+    weights = np.asarray(weights, dtype=np.float32)
     T = len(tokens)
     if weights.shape != (T, T):
         raise ValueError(f"Need a [{T}, {T}] weight matrix for {T} tokens, got {weights.shape}.")
     text = labels(tokens)
-    pos = list(range(T))
-    heatmap = {"type": "heatmap", "z": weights, "x": pos, "y": pos, "zmin": 0.0,
+    cats = [f"{i}: {t}" for i, t in enumerate(text)]               # unique, so repeated tokens stay apart
+    heatmap = {"type": "heatmap", "z": weights, "x": cats, "y": cats, "zmin": 0.0,
                "zmax": max(float(weights.max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
-               "customdata": [[[text[i], text[j]] for j in pos] for i in pos],
-               "hovertemplate": "%{customdata[0]} → %{customdata[1]}: %{z:.3f}<extra></extra>",
+               "hovertemplate": "%{y} → %{x}: %{z:.3f}<extra></extra>",
                "colorbar": {"title": {"text": "weight"}, "thickness": 12}}
     font = 12 if T <= 24 else 10 if T <= 48 else 7
     height = int(min(max(380, 18 * T + 140), 1400))
-    ticks = {"tickvals": pos, "ticktext": text, "tickfont": {"size": font}}
+    ticks = {"type": "category", "tickmode": "array", "tickvals": cats, "ticktext": text, "tickfont": {"size": font}}
     return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, override={
         "xaxis": {**ticks, "tickangle": -60, "side": "bottom"},
         "yaxis": {**ticks, "autorange": "reversed"},

@@ -8,7 +8,7 @@ import attention_core as core
 from figures.blending import hull_figure, simplex_figure, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import matrix_input
+from ui.inputs import literal, matrix_input
 
 SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])     # river, bank, muddy
 SEED_LABELS = "river, bank, muddy"
@@ -48,24 +48,24 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
     if off:
         frame.note("off")
         cols = st.columns(n)
-        weights = np.array([cols[j].slider(f"w {labels[j]}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
+        weights = np.array([cols[j].slider(f"w {literal(labels[j])}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
                                            key=f"cb_w{j + 1}", bind="query-params") for j in range(n)])
     else:
         mode = st.radio("Set the weights with", MODES, horizontal=True, key="cb_mode", bind="query-params")
         frame.note("modes")
         if mode == MODES[0]:
             cols = st.columns(max(n - 1, 1))
-            free = [cols[j].slider(f"α {labels[j]}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
+            free = [cols[j].slider(f"α {literal(labels[j])}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
                                    bind="query-params") for j in range(n - 1)]
             weights, rescaled = core.simplex_from_free(free) if n > 1 else (np.ones(1), False)
             if rescaled:
                 st.warning("Those sliders add up to more than 1, so they were scaled down to add up to exactly 1 "
-                           f"and α {labels[-1]} is 0.", icon=":material/warning:")
+                           f"and α {literal(labels[-1])} is 0.", icon=":material/warning:")
             else:
-                st.caption(f"α {labels[-1]} = 1 − the others = {weights[-1]:.2f}")
+                st.caption(f"α {literal(labels[-1])} = 1 − the others = {weights[-1]:.2f}")
         else:
             cols = st.columns(n)
-            logits = [cols[j].slider(f"logit {labels[j]}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
+            logits = [cols[j].slider(f"logit {literal(labels[j])}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
                                      bind="query-params") for j in range(n)]
             weights = core.softmax(logits)
             st.caption("softmax(logits) = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
@@ -122,7 +122,7 @@ if X is None:
 else:
     labels, label_msg = core.parse_labels(label_text, X.shape[0], prefix="x")
     if label_msg:
-        st.warning(label_msg, icon=":material/warning:")
+        st.warning(literal(label_msg, 300), icon=":material/warning:")
     show_blend(X, labels, shown)
 
 frame.trap()

@@ -12,7 +12,7 @@ from figures.learned import rank_figure, score_heatmap, singular_values_figure
 from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import matrix_input, table
+from ui.inputs import matrix_input, message, table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
                      .read_text(encoding="utf-8"))
@@ -59,7 +59,7 @@ def weights_and_scores(step: int) -> None:
         try:
             learned = core.bilinear_scores(X, W_Q, W_K)
         except ValueError as err:
-            st.error(f"W_Q and W_K do not fit together: {err}", icon=":material/error:")
+            st.error(f"W_Q and W_K do not fit together: {message(err)}", icon=":material/error:")
 
     if step >= 2:
         raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ

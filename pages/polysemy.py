@@ -9,10 +9,22 @@ from figures.polysemy import context_map, dimension_lines, sense_map
 from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.inputs import literal
 from ui.real_vectors import render_real_vectors
 
 DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
 WORD = "bank"
+MAX_CONTEXT, MAX_WORD = 8, 24                    # words around bank, and characters in a word typed there
+
+
+def trim_context() -> None:
+    """A change that leaves more than MAX_CONTEXT words, or a word over MAX_WORD characters, is cut back
+    before the page runs (so the URL, which mirrors the widget, never carries the excess either)."""
+    picked = st.session_state.get("pl_ctx") or []
+    kept = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
+    if len(kept) != len(picked):
+        st.session_state["pl_ctx"] = kept
+        st.session_state["pl_ctx__cut"] = True                # the page says so on this run
 
 
 frame = lesson("polysemy")
@@ -56,11 +68,20 @@ def context(vocab: dict, static: np.ndarray) -> None:
     all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
     picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
                             default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
-                            help="Only words in the vocabulary above have vectors; others are left out.")
+                            max_selections=MAX_CONTEXT, on_change=trim_context,
+                            help=f"Only words in the vocabulary above have vectors; others are left out. At most "
+                                 f"{MAX_CONTEXT} words.")
+    # A value from a link (or a client that ignores max_selections) is cut back here too.
+    over = st.session_state.pop("pl_ctx__cut", False) or len(picked) > MAX_CONTEXT or any(
+        len(w) > MAX_WORD for w in picked)
+    picked = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
+    if over:
+        st.warning(f"At most {MAX_CONTEXT} words of at most {MAX_WORD} characters each; the rest were left out.",
+                   icon=":material/warning:")
     known = [w for w in picked if w in words]
     unknown = [core.clean_label(w) for w in picked if w not in words]
     if unknown:
-        st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{w}”" for w in unknown)
+        st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{literal(w)}”" for w in unknown)
                    + ". Pick from the words listed above.", icon=":material/warning:")
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
     temperature = c1.slider("Temperature T", 0.02, 2.0, 0.5, 0.01, key="pl_temp", bind="query-params",

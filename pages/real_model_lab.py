@@ -5,12 +5,12 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from attention_core.bert import BertRun
+from attention_core.bert import AttentionRun
 from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import literal
+from ui.inputs import literal, message
 
 PRESETS, EXPERIMENT = data.LAB["presets"], data.LAB["experiment"]
 MAX_SENTENCES = 6
@@ -44,7 +44,7 @@ try:
     r = data.encode(text or "")
 except ValueError as err:
     r = None
-    st.info(f"{err} Type a sentence above or pick one of the examples.", icon=":material/edit:")
+    st.info(f"{message(err)} Type a sentence above or pick one of the examples.", icon=":material/edit:")
 if r is not None:
     frame.note("tokens")
     T, unk = len(r.tokens), r.tokens.count("[UNK]")
@@ -58,17 +58,17 @@ if r is not None:
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
 @st.fragment
-def who_attends(r: BertRun, W: np.ndarray, view: str) -> None:
+def who_attends(r: AttentionRun, W: np.ndarray, view: str) -> None:
     T = len(r.tokens)
     st.subheader("③ Who attends to whom")
     frame.note("who")
-    labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]
+    labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]              # plain text in the selectbox
     hit = core.find_word(r.tokens, EXPERIMENT["word"])
     fit_choice("lab_token", labels, labels[hit.start if hit else 1])
     q = labels.index(st.selectbox("Token that attends", labels, key="lab_token", bind="query-params"))
     top = core.top_keys(W[q], 1)[0][0]
     picks = sorted({top, 0, T - 1, q, max(q - 1, 0), min(q + 1, T - 1)})
-    if frame.predict("top_key", options=[labels[j] for j in picks], answer=picks.index(top),
+    if frame.predict("top_key", options=[literal(labels[j]) for j in picks], answer=picks.index(top),   # Markdown
                      token=literal(r.tokens[q]), weight=f"{W[q, top]:.1%}"):
         best = core.top_keys(W[q], 3)
         chart(built(attention_bars, W[q], r.tokens, q, f"Where token {q} looks ({view})"),
@@ -80,7 +80,7 @@ def who_attends(r: BertRun, W: np.ndarray, view: str) -> None:
 # One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
 # these two sections only (not the model run of the sentence above, the header or the footer).
 @st.fragment
-def where_tokens_look(r: BertRun, shown: int) -> None:
+def where_tokens_look(r: AttentionRun, shown: int) -> None:
     st.subheader("② Where each token looks")
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
@@ -118,7 +118,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
               f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
               lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
     except ValueError as err:
-        st.info(str(err), icon=":material/info:")
+        st.info(message(err), icon=":material/info:")
     # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
     a, b = st.columns(2)
     pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
@@ -154,7 +154,7 @@ def layer_by_layer(shown: int) -> None:
         ex = data.layer_experiment(word or "", sentences)
     except ValueError as err:
         ex = None
-        st.error(f"{err}", icon=":material/error:")
+        st.error(message(err), icon=":material/error:")
     if ex is not None and ex["missing"]:
         st.warning("These sentences do not contain the word, so they are left out: "
                    + ", ".join(f"sentence {n}" for n in ex["missing"]) + ".", icon=":material/search_off:")
@@ -163,7 +163,7 @@ def layer_by_layer(shown: int) -> None:
         st.info("The experiment needs the word in at least two sentences.", icon=":material/edit:")
     if frame.predict("drift") and ok:
         ids = list(ex["stacks"])
-        curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":
+        curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":         # Plotly escapes
                   core.cosine_by_layer(ex["stacks"][i], ex["stacks"][j]) for i, j in
                   ((ids[x], ids[y]) for x in range(len(ids)) for y in range(x + 1, len(ids)))}
         first = next(iter(curves.values()))

@@ -7,7 +7,7 @@ import attention_core as core
 from figures.formula import formula_latex, output_figure, stage_figure
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import matrix_input, table
+from ui.inputs import matrix_input, message, table
 
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
@@ -44,7 +44,7 @@ def formula(shown: int) -> None:
             try:
                 trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
             except ValueError as err:
-                st.error(f"These inputs do not fit together: {err}", icon=":material/error:")
+                st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
     st.latex(formula_latex(upto=shown))
 
     if trace is not None:

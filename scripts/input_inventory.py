@@ -14,6 +14,7 @@ the page shows for each is recorded, so the table says what a learner actually s
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -74,10 +75,18 @@ def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
         mirrored = mirrored or (info.key in at.query_params)
         new = [m for m in messages(at) if m not in baseline]
         shown.append(f"{name} → " + (f"“{_one_line(new[0])}”" if new else "accepted, no message"))
+    if info.is_matrix and not at.exception:              # refused entries never reach the URL: try an accepted one
+        node = next((n for n, i in widgets(at) if (i.kind, i.key, i.label) == (info.kind, info.key, info.label)), None)
+        if node is not None:
+            accepted = re.sub(r"\d", lambda m: str((int(m[0]) + 1) % 10), str(info.value), count=1)
+            node.set_value(accepted).run()
+            mirrored = mirrored or (info.key in at.query_params and not at.exception)
     return shown, mirrored
 
 
 def _one_line(text: str, limit: int = 110) -> str:
+    # As the learner reads it: Markdown's punctuation escapes and the autolink breaker removed.
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")
     text = " ".join(text.replace("|", "\\|").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -88,7 +97,9 @@ def legal(info: WidgetInfo) -> str:
         hi = "∞" if info.max is None else f"{info.max:g}" if isinstance(info.max, int | float) else str(info.max)
         return f"[{lo}, {hi}], step {info.step:g}" if isinstance(info.step, int | float) else f"[{lo}, {hi}]"
     if info.options:
-        return _one_line(" / ".join(info.options), 90)
+        picks = f"at most {info.max_selections} of: " if info.max_selections else ""
+        typed = "; or a new word typed (the page caps its length: see notes)" if info.accept_new_options else ""
+        return picks + _one_line(" / ".join(info.options), 90 - len(picks)) + typed
     if info.kind in ("toggle", "checkbox"):
         return "on / off"
     if info.kind in TEXT_KINDS:
@@ -112,6 +123,9 @@ def validation(info: WidgetInfo, url: str) -> str:
         return "Streamlit: the browser clamps to [min, max] and cannot type NaN/inf; empty = None" + link
     if info.kind in ("slider", "select_slider"):
         return "Streamlit: only legal positions" + link
+    if info.accept_new_options:
+        return "Streamlit: options or typed words, ≤ max picks; the page drops longer words and extra picks" \
+               " with a message" + link
     if info.kind in ("radio", "selectbox", "multiselect", "pills", "segmented_control"):
         return "Streamlit: fixed options" + link
     if info.kind in ("toggle", "checkbox"):
@@ -125,7 +139,7 @@ def table() -> str:
     for entry in page_index():
         for (kind, key, label), (info, bound) in explore(entry.slug).items():
             shown, mirrored = probe(entry.slug, info) if kind in TEXT_KINDS else ([], False)
-            url = "bound" if bound else "mirrored (bad link → default + notice)" if mirrored else "—"
+            url = "bound" if bound else "mirrored once accepted (bad link → default + notice)" if mirrored else "—"
             if key == "_present_switch":
                 url = "`?present=1`"
             default = "—" if kind in BUTTONS else f"`{_one_line(repr(info.value), 40)}`"

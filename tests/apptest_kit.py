@@ -65,6 +65,8 @@ class WidgetInfo:
     step: Any = None
     options: tuple[str, ...] = ()
     max_chars: int | None = None
+    max_selections: int | None = None
+    accept_new_options: bool = False
     disabled: bool = False
     where: str = "main"
 
@@ -118,6 +120,8 @@ def describe(at: AppTest, node) -> WidgetInfo:
     return WidgetInfo(
         kind=kind, key=node.key, label=str(getattr(node, "label", "")), value=value, min=lo, max=hi, step=step,
         options=options, max_chars=(proto.max_chars or None) if "max_chars" in fields else None,
+        max_selections=(proto.max_selections or None) if "max_selections" in fields else None,
+        accept_new_options=bool(getattr(proto, "accept_new_options", False)),
         disabled=bool(getattr(proto, "disabled", False)), where=_where(at, node),
     )
 

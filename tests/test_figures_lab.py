@@ -21,13 +21,31 @@ def test_heatmap_has_the_weights_tokens_on_both_axes_and_keeps_repeated_tokens_a
     fig = attention_heatmap(W, TOKENS, "t")
     (hm,) = fig.data
     assert isinstance(hm, go.Heatmap)
-    np.testing.assert_array_equal(np.asarray(hm.z), W)
-    assert list(hm.x) == list(range(6)) and list(hm.y) == list(range(6))     # positions: "the" twice stays twice
+    np.testing.assert_array_equal(np.asarray(hm.z), W.astype(np.float32))    # float32 on the wire
+    assert len(set(hm.x)) == 6 and list(hm.x) == list(hm.y)                  # "the" twice stays twice
+    assert [c.split(": ", 1)[0] for c in hm.x] == [str(i) for i in range(6)]
+    assert hm.customdata is None and "%{x}" in hm.hovertemplate and "%{y}" in hm.hovertemplate
     assert hm.colorscale == tuple(tuple(s) for s in palette.WEIGHT_SCALE)
     assert hm.zmin == 0 and hm.zmax == pytest.approx(0.5)             # the scale tops out at the largest weight
     for axis in (fig.layout.xaxis, fig.layout.yaxis):
         assert list(axis.ticktext) == ["[CLS]", "the", "&lt;script&gt;", "the", "&amp;", "[SEP]"]
     assert "<script>" not in fig.to_json()
+
+
+def test_heatmap_of_128_tokens_fits_the_payload_budget():
+    """Issue 22: ≤ 150 KB per interaction at 128 tokens; the heatmap is most of it."""
+    T = 128
+    W = np.random.default_rng(0).dirichlet(np.ones(T), size=T)
+    tokens = ["[CLS]"] + [f"token{i}" for i in range(T - 2)] + ["[SEP]"]
+    sent = len(attention_heatmap(W, tokens, "t").to_json(validate=False).encode())
+    sent += len(attention_bars(W[3], tokens, 3, "t").to_json(validate=False).encode())
+    assert sent <= 150_000, f"{sent:,} bytes"
+
+
+def test_plotly_literal_changes_only_what_plotly_reads_as_markup():
+    from figures.text import plotly_literal
+    assert plotly_literal('<b>x</b> & "q" \'a\' `c` __u__ $x$') == \
+        '&lt;b&gt;x&lt;/b&gt; &amp; "q" \'a\' `c` __u__ &#36;x&#36;'
 
 
 def test_heatmap_refuses_a_mismatched_matrix():

@@ -13,6 +13,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ui import present
+from ui.lru import ByteLRU, deep_size
+
+# A figure counts twice its JSON-ready dict: Plotly's own validated copy plus the sealed dict (see sealed()).
+# 64 MB and 256 figures: every lesson's fixed figures many times over, and twenty 128-token heatmaps.
+FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 64 * 2**20, 256
+FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()))
 
 
 def built(builder: Callable[..., go.Figure], *args: object, **kwargs: object) -> go.Figure:
@@ -21,13 +27,11 @@ def built(builder: Callable[..., go.Figure], *args: object, **kwargs: object) ->
     For a figure whose inputs do not change on every rerun (a section other than the one whose control
     moved, a fixed reference plot): Plotly validates a whole figure on construction (a few ms to tens of
     ms), while fingerprinting the inputs takes microseconds. Shared, so never mutated: chart() copies
-    before it changes anything.
+    before it changes anything. Kept in FIGURES, bounded in bytes (a shared object, not cache_data, which
+    would pickle the figure and rebuild it, validation and all, on every hit).
     """
     name = f"{builder.__module__}.{builder.__qualname__}"
-    # Keywords, not positions: for each positional argument Streamlit's cache looks up the function's
-    # signature again (inspect.signature, ~0.1 ms each), on every call.
-    return _built(name=name, key=fingerprint((name, args, sorted(kwargs.items()))), _builder=builder, _args=args,
-                  _kwargs=kwargs)
+    return FIGURES.get(fingerprint((name, args, sorted(kwargs.items()))), lambda: sealed(builder(*args, **kwargs)))
 
 
 def fingerprint(value: object) -> str:
@@ -69,13 +73,6 @@ def _feed(h, value: object) -> None:
     else:
         raise TypeError(f"built(): cannot fingerprint a {type(value).__name__}; pass arrays, numbers, "
                         "strings, containers or dataclasses of them")
-
-
-# A resource, not data: cache_data would pickle the figure and rebuild it, validation and all, on every hit.
-# Keyed by the fingerprint alone: arguments whose names start with "_" are not hashed by Streamlit.
-@st.cache_resource(max_entries=128, show_spinner=False)
-def _built(name: str, key: str, _builder: Callable[..., go.Figure], _args: tuple, _kwargs: dict) -> go.Figure:
-    return sealed(_builder(*_args, **_kwargs))
 
 
 def sealed(fig: go.Figure) -> go.Figure:

@@ -3,8 +3,11 @@
 These live in a module rather than in the page scripts: a page script runs top to bottom on every rerun,
 so a ``@st.cache_data`` written in it is applied anew each time, and Streamlit reads and tokenizes the
 function's source to key its cache (1–2 ms a function, every rerun). Defined here, each is decorated
-once per process. Every cache is bounded (``max_entries``); none returns a figure (cache_data would pickle
-it and rebuild it, validation and all, on every hit: figures go through ``ui.charts.built``).
+once per process. Every cache is bounded in entries (``max_entries``) and in bytes: either its entries have
+a small largest size (so entries × that size is the bound; tests/test_memory_bounds.py measures each),
+or, where one entry can be 100 times another (the lab's model runs), it is a ``ui.lru.ByteLRU`` with a
+byte budget. None returns a figure (cache_data would pickle it and rebuild it, validation and all, on
+every hit: figures go through ``ui.charts.built``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import pyarrow as pa
 import streamlit as st
 
 import attention_core as core
+from ui.lru import ByteLRU
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -242,25 +246,44 @@ def minilm():
     return core.load_model()
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def encode(text: str):
-    """One sentence through the encoder (about 1 MB per 32 tokens cached; 64 entries at most)."""
-    return minilm().run(text)
+# The lab sentence's runs, shared read-only by every session (no copy per session, as cache_data would make).
+# 4.7 MB at 128 tokens (6 layers × 12 heads × 128² float32 weights), 42 KB at 12: 40 MB holds eight of the
+# longest and hundreds of short ones.
+LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES = 40 * 2**20, 512
+LAB_RUNS: ByteLRU[core.bert.AttentionRun] = ByteLRU(LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES, lambda r: r.nbytes)
+
+
+def encode(text: str) -> core.bert.AttentionRun:
+    """The sentence's tokens and every head's attention weights (what the lab draws; no hidden states).
+    Raises ValueError for text with nothing to read."""
+    return LAB_RUNS.get(text, lambda: minilm().attention_run(text))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def reference_stacks(word: str) -> tuple[list[tuple[str, str]], np.ndarray | None]:
+    """((sense, sentence) per reference sentence of the normalised ``word``, their [n, 8, d] stacks or None).
+    Only the lab's few reference words have any (at most 8 entries of about 12 × 8 × 384 floats)."""
+    refs = [(r["sense"], s) for r in LAB["references"] if r["word"] == word for s in r["sentences"]]
+    if not refs:
+        return refs, None
+    model = minilm()
+    return refs, np.stack([core.layer_vectors(model.run(s), word, model.params["wte"]) for _, s in refs])
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def layer_experiment(word: str, sentences: tuple[str, ...]) -> dict:
-    """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references."""
-    wte = minilm().params["wte"]
+    """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references.
+
+    Runs the sentences itself and keeps only the word's rows (8 × 384 floats a sentence, not 7 × T × 384)."""
+    model = minilm()
+    wte = model.params["wte"]
     stacks, missing = {}, []
     for n, s in enumerate(sentences):
         try:
-            stacks[n] = core.layer_vectors(encode(s), word, wte)
+            stacks[n] = core.layer_vectors(model.run(s), word, wte)
         except ValueError:
             missing.append(n + 1)
-    refs = [(r["sense"], s) for r in LAB["references"] if r["word"] == core.normalise_word(word)
-            for s in r["sentences"]]
-    ref_stacks = np.stack([core.layer_vectors(encode(s), word, wte) for _, s in refs]) if refs else None
+    refs, ref_stacks = reference_stacks(core.normalise_word(word))
     return {"stacks": stacks, "missing": missing, "refs": refs, "ref_stacks": ref_stacks}
 
 

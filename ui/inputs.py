@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from attention_core import format_matrix, parse_matrix
+from attention_core.parsing import MAX_CHARS
 
 
 def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None = None,
                  cols: int | None = None, rows: int | None = None, height: int | None = None) -> np.ndarray | None:
-    """A text area holding a matrix, one row per line; mirrored in the URL under ``key``.
+    """A text area holding a matrix, one row per line, at most MAX_CHARS characters; mirrored in the URL
+    under ``key``, but only once it reads as a matrix.
 
-    Returns the parsed matrix [rows, cols], or None after showing what is wrong with the entry.
+    Returns the parsed matrix [rows, cols], or None after showing what is wrong with the entry (the URL
+    then keeps the last value that was accepted, so a shared link never carries refused text).
     A value that arrived in a link and cannot be read falls back to the default, with a notice.
     """
     default_text = format_matrix(default)
@@ -24,20 +29,22 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
                 parse_matrix(st.query_params[key], label, cols=cols, rows=rows)
                 st.session_state[key] = st.query_params[key]
             except ValueError as err:
-                st.warning(f"The link's value for {label} could not be used ({err}), so the default is shown.",
-                           icon=":material/link_off:")
+                st.query_params.pop(key, None)
+                st.warning(f"The link's value for {literal(label)} could not be used ({message(err)}), so the "
+                           "default is shown.", icon=":material/link_off:")
     # Mirrored by hand rather than with bind="query-params": a bound widget always takes the URL's
     # value, and a tampered matrix in a link must fall back to the default instead.
-    text = st.text_area(label, key=key, help=help, height=height)
+    text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS)
+    try:
+        M = parse_matrix(text, label, cols=cols, rows=rows)
+    except ValueError as err:
+        st.error(message(err), icon=":material/error:")
+        return None
     if text == default_text:
         st.query_params.pop(key, None)
     else:
         st.query_params[key] = text
-    try:
-        return parse_matrix(text, label, cols=cols, rows=rows)
-    except ValueError as err:
-        st.error(str(err), icon=":material/error:")
-        return None
+    return M
 
 
 def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6) -> pd.DataFrame:
@@ -45,9 +52,27 @@ def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digi
     return pd.DataFrame(np.round(np.atleast_2d(matrix), digits), index=row_labels, columns=col_labels)
 
 
+def message(err: Exception, limit: int = 300) -> str:
+    """An error's sentence ready for st.error / st.warning / st.info, which render Markdown.
+
+    Core messages may quote a short excerpt of what the learner typed (attention_core._validate.excerpt);
+    the whole sentence goes through ``literal``, so that excerpt shows as typed: one escape for every
+    message path, whichever part of it came from the learner."""
+    return literal(str(err), limit)
+
+
 def literal(text: str, limit: int = 80) -> str:
     """User text made safe to put inside Markdown: one line, shortened, every ASCII punctuation mark
-    backslash-escaped (CommonMark allows it for all of them), so "<b>", "**" or "[x](y)" show as typed."""
+    backslash-escaped (CommonMark allows it for all of them), so "<b>", "**" or "[x](y)" show as typed.
+
+    Escapes do not stop GitHub-style autolinks: Streamlit's renderer finds "http://…", "www.…" and
+    "name@host.tld" in the text after escapes are read. An invisible U+2060 WORD JOINER after "://"'s
+    colon, after "www" and after "@" breaks each pattern without changing what the learner sees."""
     text = " ".join(str(text).replace("\x00", "").split())
     text = text if len(text) <= limit else text[: limit - 1] + "…"
+    text = _AUTOLINK.sub("\\g<0>" + _JOINER, text)
     return "".join("\\" + ch if ch.isascii() and not ch.isalnum() and not ch.isspace() else ch for ch in text)
+
+
+_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(?i):(?=//)|www(?=\.)|@")

@@ -49,17 +49,13 @@ class Problems:
 
 # Streamlit issue #7074 (open, confirmed): opened directly on a page's URL, the frontend first probes
 # <page>/_stcore/health and <page>/_stcore/host-config, gets 404, then falls back to the server root,
-# which answers. Chromium logs each 404 as a console error. That and only that is ignored here.
+# which answers. Chromium logs each 404 as a console error. The frontend makes these requests, not the
+# app (docs/SECURITY.md); that and only that is ignored here.
 _BENIGN_404 = re.compile(r"/[^/?#]+/_stcore/(health|host-config)$")
-# app.py's page_icon=":material/...:" makes the browser fetch the favicon SVG from fonts.gstatic.com.
-# With no internet (this machine, a classroom behind a firewall) that one request fails and the tab
-# just has no icon; nothing on the page depends on it. Reported to app.py's owner: a local image file
-# as page_icon would make the app fully offline.
-_OFFLINE_FAVICON = re.compile(r"^https://fonts\.gstatic\.com/s/i/short-term/release/materialsymbols")
 
 
 def _benign(url: str) -> bool:
-    return bool(_BENIGN_404.search(url) or _OFFLINE_FAVICON.search(url))
+    return bool(_BENIGN_404.search(url))
 
 
 @pytest.fixture

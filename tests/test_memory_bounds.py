@@ -1,0 +1,107 @@
+"""Issue 22, memory bounded in bytes: the byte-bounded cache, and every cache's worst case in bytes.
+
+A cache bounded only by entries holds entries × (its largest entry); these tests make each cache's largest
+entry from the inputs that make it biggest and check the product against a budget, so a change that makes
+an entry ten times bigger fails here rather than on a classroom's server.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+from ui import charts, data
+from ui.lru import ByteLRU, deep_size
+
+MB = 2**20
+
+
+def test_byte_lru_evicts_least_recently_used_until_under_budget():
+    made = []
+    cache = ByteLRU(max_bytes=1000, max_entries=100, size=len)
+
+    def make(n):
+        return lambda: (made.append(n), "x" * n)[1]
+
+    cache.get("a", make(300))
+    cache.get("b", make(300))
+    cache.get("a", make(300))                                     # a is now the most recent
+    cache.get("c", make(300))                                     # over 1000 with the keys: b goes
+    assert cache.nbytes <= 1000 and len(cache) == 2
+    cache.get("a", make(300))
+    assert made == [300, 300, 300], "a was kept"
+    cache.get("b", make(300))
+    assert made[-1] == 300 and len(made) == 4, "b had been dropped, so it was made again"
+
+
+def test_byte_lru_bounds_entries_and_never_keeps_a_value_over_budget():
+    cache = ByteLRU(max_bytes=10_000, max_entries=3, size=len)
+    for k in range(10):
+        cache.get(k, lambda: "y")
+    assert len(cache) == 3
+    big = cache.get("big", lambda: "z" * 20_000)
+    assert len(big) == 20_000 and len(cache) == 3 and cache.nbytes <= 10_000
+
+
+def test_byte_lru_is_consistent_under_threads():
+    cache = ByteLRU(max_bytes=50_000, max_entries=1000, size=len)
+
+    def work(t):
+        for k in range(300):
+            assert cache.get((t + k) % 97, lambda k=k: "v" * (100 + (t + k) % 97)) .startswith("v")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert cache.nbytes <= 50_000
+    assert cache.nbytes == sum(n for _, n in cache._entries.values())
+
+
+def test_deep_size_counts_arrays_and_strings():
+    a = np.zeros((128, 128), np.float32)
+    assert deep_size({"z": a, "x": ["ab"] * 3}) >= a.nbytes + 6
+
+
+def test_lab_runs_are_float32_weights_only_and_the_budget_holds_long_sentences():
+    run = data.minilm().attention_run("word " * 200)               # 128 tokens, the longest
+    assert run.attentions.dtype == np.float32 and not hasattr(run, "hidden_states")
+    assert run.nbytes < 5 * MB
+    assert data.LAB_RUNS_MAX_BYTES // run.nbytes >= 8, "a class's long sentences: at least eight kept"
+    assert data.LAB_RUNS_MAX_BYTES <= 40 * MB
+
+
+def test_encode_is_shared_not_copied():
+    assert data.encode("The bank of the river") is data.encode("The bank of the river")
+
+
+def _pickled(value) -> int:
+    return len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+# (cache, its largest entry made from the inputs that make it biggest): cache_data keeps entries pickled.
+WORST = {
+    "sense_experiment": lambda: data.sense_experiment(4096, 9999),
+    "rnn_race": lambda: data.rnn_race(500, 1.5, 10_000),
+    "sqrt_dk_numbers": lambda: data.sqrt_dk_numbers(1024, 10_000),
+    "softmax_sweep_by_seed": lambda: data.softmax_sweep_by_seed(10_000),
+    "glove_nearest": lambda: data.glove_nearest("bank", 10),
+    "layer_experiment": lambda: data.layer_experiment(
+        "bank", tuple(("bank " * 40 + f"{n} " + "river " * 100)[:3000 // 6] for n in range(6))),
+    "reference_stacks": lambda: data.reference_stacks("bank"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORST))
+def test_each_cache_data_entry_is_small_enough_that_entries_times_size_is_bounded(name):
+    size = _pickled(WORST[name]())
+    max_entries = getattr(data, name)._info.max_entries          # as declared in ui/data.py
+    assert max_entries and max_entries * size <= 16 * MB, f"{name}: {max_entries} × {size:,} bytes"
+
+
+def test_the_byte_bounded_caches_add_up_to_a_budget():
+    assert data.LAB_RUNS_MAX_BYTES + charts.FIGURES_MAX_BYTES <= 128 * MB

@@ -1,0 +1,82 @@
+"""A cache bounded in bytes as well as in entries, shared by every session.
+
+``st.cache_data`` and ``st.cache_resource`` bound a cache by its number of entries only, and one lab run
+at 128 tokens holds 6 MB while one at 12 holds 45 KB: no entry count fits both. This cache is given a
+byte budget and a ``size`` function, and drops the least recently used entries until both bounds hold.
+Shared like ``st.cache_resource``: values are handed out as they are, never copied, so everything stored
+must be immutable (frozen dataclasses of read-only arrays and tuples, sealed figures). It also sits outside
+Streamlit's caches, so a client's ``clear_cache`` message does not empty it (docs/SECURITY.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+import numpy as np
+
+V = TypeVar("V")
+
+
+class ByteLRU(Generic[V]):
+    """Least recently used first out, once the entries' bytes pass ``max_bytes`` or their count ``max_entries``.
+
+    A value larger than the whole budget is returned but not kept. Thread-safe: the server runs each
+    session's script on its own thread. Two sessions asking for the same missing key at once may both
+    compute it; the second result replaces the first, which costs time, never correctness.
+    """
+
+    def __init__(self, max_bytes: int, max_entries: int, size: Callable[[V], int]):
+        self.max_bytes, self.max_entries, self._size = int(max_bytes), int(max_entries), size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+        """The value under ``key``, made by ``make()`` (outside the lock) when it is not held."""
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None:
+                self._entries.move_to_end(key)
+                return hit[0]
+        value = make()
+        n = int(self._size(value)) + deep_size(key)
+        if n > self.max_bytes:
+            return value
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._entries[key] = (value, n)
+            self._bytes += n
+            while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._bytes -= dropped
+        return value
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held now, as the ``size`` function counts them."""
+        with self._lock:
+            return self._bytes
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+
+def deep_size(value: object) -> int:
+    """An estimate of the bytes ``value`` holds: arrays by ``nbytes``, strings by length (plus Python's
+    object overhead), containers by their items. For figure dicts and cached results: a bound's input, so
+    it errs high (every string counted in full, shared or not)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes) + 112
+    if isinstance(value, str | bytes):
+        return len(value) + 50
+    if isinstance(value, dict):
+        return 64 + sum(deep_size(k) + deep_size(v) + 16 for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return 56 + sum(deep_size(v) + 8 for v in value)
+    return 32
