@@ -24,6 +24,21 @@ inputs.caption("One row per line, numbers separated by commas. Add a line to add
 st.subheader("The formula, read left to right")
 shown = frame.steps(STEPS)
 
+def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
+    """Which key gets the first query's biggest weight? Read off the scaled scores (softmax keeps their order)."""
+    row = trace.scaled[0]
+    tops = [j for j in range(len(row)) if np.isclose(row[j], row.max(), rtol=1e-12, atol=1e-12)]
+    if len(tops) > 1:
+        why = (", ".join(k_labels[j] for j in tops[:-1]) + f" and {k_labels[tops[-1]]} share the largest scaled "
+               f"score, {row.max():.4g}, so softmax gives them the same weight: a tie for the top.")
+    else:
+        why = (f"{k_labels[tops[0]]} has the largest scaled score, {row.max():.4g}, and softmax never changes the "
+               "order of the scores.")
+    return frame.predict("top_key", options=[*k_labels, "A tie for the top"],
+                         answer=len(k_labels) if len(tops) > 1 else tops[0], why=why,
+                         weight=f"{trace.weights[0].max():.6f}")
+
+
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
 @st.fragment
@@ -75,12 +90,11 @@ def formula(shown: int) -> None:
             stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
                   if scale else "Scaling is off: these equal the raw scores.")
         if shown >= 4:
-            top = int(np.argmax(trace.weights[0]))
-            frame.exercise("top_weight", answer=float(trace.weights[0][top]), key=k_labels[top],
+            # The exercise asks for the first key's weight: asking for the top key's would name the answer
+            # to the prediction below it.
+            frame.exercise("top_weight", answer=float(trace.weights[0][0]), key=k_labels[0],
                            scaled=", ".join(f"{s:.4g}" for s in trace.scaled[0]))
-            ties = np.isclose(trace.weights[0], trace.weights[0].max(), rtol=0, atol=1e-12).sum() > 1
-            revealed = frame.predict("top_key", options=[*k_labels, "A tie for the top"],
-                                     answer=n_k if ties else top, weight=f"{trace.weights[0].max():.6f}")
+            revealed = predict_top(trace, k_labels)
             if not revealed:
                 st.caption("Make your prediction to see the weights and the output.")
             else:
