@@ -12,6 +12,7 @@ from ui.inputs import matrix_input, table
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
 STEPS = ["Q Kᵀ compares the query with every key", "Kᵀ lines the keys up as columns",
          "÷ √dₖ keeps the scores in range", "softmax turns scores into shares", "· V blends the values"]
 
@@ -23,6 +24,27 @@ inputs = st.container()                 # the fragment below draws Q, K, V and t
 inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
 st.subheader("The formula, read left to right")
 shown = frame.steps(STEPS)
+
+def anatomy(trace: core.AttentionTrace, term: str, scale: bool) -> str:
+    """What one term of the formula does, its shape with the current inputs, and the stage that computes it."""
+    n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
+    root = f"√dₖ = √{d_k} = {np.sqrt(d_k):.4g}"
+    what, shape, where = {
+        "Q Kᵀ": ("Dots every query with every key: entry (i, j) is qᵢ · kⱼ, how well query i matches key j.",
+                 f"({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k})", "① Scores"),
+        "Kᵀ": ("Stands the keys up as columns, so that one matrix product dots every query with every key. "
+               "No number changes.", f"({n_k}×{d_k}) → ({d_k}×{n_k})", "the note “Why Kᵀ?” under ①"),
+        "÷ √dₖ": ((f"Divides every score by {root}, so the scores keep about the same spread however long the "
+                   "vectors are." if scale else f"Switched off above: the scores pass on unchanged ({root} would "
+                   "divide them)."), f"({n_q}×{n_k}) ÷ one number → ({n_q}×{n_k})", "② Scaled"),
+        "softmax": ("Row by row, raises e to each scaled score and divides by the row's total: every weight lies "
+                    "between 0 and 1, and each query's weights add up to 1.",
+                    f"({n_q}×{n_k}) → ({n_q}×{n_k}), each row summing to 1", "③ Weights"),
+        "· V": ("Blends the value rows with each query's weights: output i is Σⱼ αᵢⱼ vⱼ.",
+                f"({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v})", "④ Output"),
+    }[term]
+    return f"**{term}.** {what}  \n**Shape now:** {shape}.  \n**Computed in:** {where}."
+
 
 def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
     """Which key gets the first query's biggest weight? Read off the scaled scores (softmax keeps their order)."""
@@ -60,16 +82,15 @@ def formula(shown: int) -> None:
                 trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
             except ValueError as err:
                 st.error(f"These inputs do not fit together: {err}", icon=":material/error:")
-    st.latex(formula_latex(upto=shown))
+    picked = st.segmented_control("Pick a term of the formula to see what it does", TERMS, default=TERMS[0],
+                                  key="sf_term", bind="query-params")
+    st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
 
     if trace is not None:
-        n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
+        n_q, n_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_v
         q_labels, k_labels = [f"q{i + 1}" for i in range(n_q)], [f"k{j + 1}" for j in range(n_k)]
-        st.markdown(
-            f"**Shapes right now.** ({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k}) scores; "
-            f"then ({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v}) outputs. "
-            f"dₖ = {d_k}, so √dₖ = {np.sqrt(d_k):.6g}" + ("" if scale else " (not applied)") + "."
-        )
+        if picked:
+            st.info(anatomy(trace, picked, scale), icon=":material/touch_app:")
 
         def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
             left, right = st.columns([2, 3])

@@ -143,7 +143,7 @@ def load_lesson(slug: str) -> Lesson:
             analogy=raw["analogy"],
             goal=raw["goal"],
             foundations=tuple(raw["foundations"]),
-            trap=raw["trap"],
+            trap=raw.get("trap", ""),                   # every lesson has one (a test checks); home has none
             takeaways=tuple((t["title"], t["text"]) for t in raw["takeaways"]),
             next_text=raw["next"],
             more=raw.get("more", ""),
