@@ -19,7 +19,7 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 def sci(log10: float) -> str:
     """The number 10^log10, readable at any size (even below the smallest double): 0.0295, 3 × 10⁻⁵."""
-    if -3 <= log10 < 4:
+    if -3 <= log10 < 4 and "e" not in f"{10 ** log10:.3g}":
         return f"{10 ** log10:.3g}"
     exponent = int(np.floor(log10))
     mantissa = 10 ** (log10 - exponent)
