@@ -51,7 +51,7 @@ def predict_where(b: core.Blend, labels: list[str]) -> bool:
                 "to it, but that is not a rule.")
     else:
         size = (f"Here {names[biggest]} has the biggest weight ({b.weights[biggest]:.2f}), yet z lands nearest to "
-                f"{names[b.nearest]} ({b.weights[b.nearest]:.2f}).")
+                f"{names[b.nearest]}, whose weight is only {b.weights[b.nearest]:.2f}.")
     return frame.predict("where_z", options=options, answer=answer, weights=", ".join(f"{w:.2f}" for w in b.weights),
                          names=", ".join(names), z=f"[{b.z[0]:.3f}, {b.z[1]:.3f}]", where=where,
                          distances=by_distance, biggest_weight=size)

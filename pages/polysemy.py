@@ -118,7 +118,8 @@ if shown >= 2:
                 + f". Softmax raises e to each score and divides by the total: {power(SOFTMAX_EXAMPLE[0])} / ("
                 + " + ".join(power(x) for x in SOFTMAX_EXAMPLE) + ") = "
                 f"**{w[0]:.4f}**, then **{w[1]:.4f}** and **{w[2]:.6f}**. Every weight is between 0 and 1, they add "
-                f"up to {w.sum():g}, and the order of the scores is kept, but a lead of 4 points becomes a "
+                f"up to {w.sum():g}, and the order of the scores is kept, but a lead of "
+                f"{SOFTMAX_EXAMPLE[0] - SOFTMAX_EXAMPLE[1]:g} points becomes a "
                 f"{w[0] / w[1]:.1f}-fold share: softmax exaggerates gaps.")
     frame.note("temperature")
     listed = {g: ", ".join(w for w in vocab["words"] if vocab["group_of"][w] == g) for g in ("river", "finance")}

@@ -51,8 +51,8 @@ def why_it_fades(r: dict, rho: float, steps: int) -> str:
         rate = float(np.exp((np.log(r["rnn"][0]) - np.log(r["rnn"][-1])) / steps))
     trend = ("shrinks" if rate < 1 else "grows") + f" by about ×{rate:.3f} per step"
     return (f"**Why the real RNN {'fades' if rate < 1 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every step "
-            f"stretch by the full ‖W_hh‖ = {rho:.2f}. A real step multiplies by J_t = diag(1 − h_t²) W_hh, and tanh's "
-            f"slope 1 − h_t² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
+            f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
+            f"slope 1 − hₜ² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
             f"{f.product:.3g}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
             f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
@@ -77,8 +77,8 @@ def chain_against_attention(shown: int) -> None:
         cols[0].metric("steps from token 1 to token T", steps)
         cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
         cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: at most that fraction of token 1's gradient reaches token "
-                    f"{length} through the chain.")
+        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
+                    f"its way through the chain to token {length}.")
         if bound == 0.0:
             st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
                     icon=":material/info:")

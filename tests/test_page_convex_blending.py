@@ -47,7 +47,7 @@ def test_the_classic_blend_lands_nearest_muddy_though_river_weighs_most():
     at.radio(key=PRED).set_value("Inside the hull, nearest to muddy").run()
     assert at.success and "0.034 from muddy" in at.success[0].value
     shown = _apptest.texts(at)
-    assert "river has the biggest weight (0.60), yet z lands nearest to muddy" in shown
+    assert "river has the biggest weight (0.60), yet z lands nearest to muddy, whose weight is only 0.10" in shown
     at.radio(key=PRED).set_value("Inside the hull, nearest to river").run()
     assert at.error and at.error[0].value.startswith("Not quite")
 

@@ -161,3 +161,13 @@ def test_real_glove_vectors_show_bank_and_its_static_neighbours():
     caption = next(c.value for c in at.caption if "nearest of all" in c.value)
     for word in top:                                     # independently computed cosine neighbours
         assert f"{word} (" in caption
+
+
+def test_softmax_is_first_met_on_the_classic_12_8_2():
+    """Where softmax first appears, the scores 12, 8, 2 become weights computed here by hand from exp."""
+    s = np.array([12.0, 8.0, 2.0])
+    w = np.exp(s) / np.exp(s).sum()
+    shown = _apptest.texts(open_page())
+    said = next(line for line in shown.splitlines() if line.startswith("**Softmax, first met.**"))
+    assert f"**{w[0]:.4f}**" in said and f"**{w[1]:.4f}**" in said and f"**{w[2]:.6f}**" in said
+    assert f"{w[0] / w[1]:.1f}-fold" in said
