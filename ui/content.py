@@ -18,14 +18,15 @@ PAGE_FILES = "pages/{slug}.py"                               # each lesson's scr
 _FIELD = re.compile(r"\{([A-Za-z_]\w*)(?::([^{}]*))?\}")
 # A brace group right after a LaTeX command, a sub- or superscript or another group is LaTeX's own
 # (\text{bank}, x^{2}, \frac{a}{b}), never a field, even when its name is one the page passes.
-_LATEX_BEFORE = re.compile(r"(\\[A-Za-z]+|[\^_}])\s*$")
+_LATEX_BEFORE = re.compile(r"(\\[A-Za-z]+|[\^_}])$")
 
 
 def fill(template: str, **values: object) -> str:
     """``template`` with each ``{name}`` or ``{name:spec}`` whose name is in ``values`` replaced by that value.
 
     Unlike ``str.format``, every other brace stays as it is, so lesson text can hold LaTeX
-    ($\\frac{q\\cdot k}{\\sqrt{d_k}}$) and still take numbers from the page.
+    ($\\frac{q\\cdot k}{\\sqrt{d_k}}$) and still take numbers from the page. A field written straight
+    after a LaTeX command, ^, _ or } is read as LaTeX and left alone: put a space or a word before it.
     """
     def put(m: re.Match) -> str:
         name, spec = m.group(1), m.group(2)
