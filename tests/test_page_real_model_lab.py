@@ -153,6 +153,17 @@ def test_neighbours_static_list_and_contextual_references():
     assert "reference sentences" in texts(at)
 
 
+def test_the_sentence_selector_offers_only_sentences_that_exist_and_use_the_word():
+    at = open_page(SLUG)
+    reveal(at, "drift")
+    at.text_area(key="lab_sentences").set_value("The bank was muddy.\nA cat sat.\nShe paid the bank.").run()
+    assert at.selectbox(key="lab_pick").options == ["Sentence 1", "Sentence 3"]      # sentence 2 has no "bank"
+    at.selectbox(key="lab_pick").set_value("Sentence 3").run()
+    at.text_area(key="lab_sentences").set_value("The bank was muddy.\nThe bank by the river.").run()
+    assert at.selectbox(key="lab_pick").options == ["Sentence 1", "Sentence 2"]
+    assert at.selectbox(key="lab_pick").value == "Sentence 1"          # the chosen one is gone: the first that is
+
+
 @pytest.mark.parametrize("start, good", [("That this head copies", True), ("The model has worked", False),
                                          ("This head is", False), ("Nothing", False)])
 def test_check_gives_specific_feedback(start, good):
