@@ -90,11 +90,22 @@ from .multi_head import (
 )
 from .parsing import format_matrix, parse_matrix, parse_vector
 from .plane import angle_between, from_polar, tidy_zero
-from .rnn import TinyRNN, gradient_bound, input_influence, path_lengths, random_rnn, rnn_forward
+from .rnn import (
+    ChainFactors,
+    TinyRNN,
+    chain_factors,
+    gradient_bound,
+    input_influence,
+    path_lengths,
+    random_rnn,
+    rnn_forward,
+)
 from .sampling import dot_product_prefix_sums, dot_product_samples, random_score_rows
 from .scaling import (
     Histogram,
     SoftmaxSweep,
+    dot_product_excess_kurtosis,
+    excess_kurtosis,
     histogram_density,
     max_eigenvalue_of_softmax_jacobian,
     normal_pdf,

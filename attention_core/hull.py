@@ -91,6 +91,16 @@ class Blend:
     max_norm: float                                       # max_j ‖x_j‖
 
     @property
+    def distances(self) -> np.ndarray:
+        """‖z − x_j‖ for every token: [n]."""
+        return np.linalg.norm(self.X - self.z, axis=1)
+
+    @property
+    def nearest(self) -> int:
+        """The token z lands nearest to (the first, on a tie). Not always the one with the biggest weight."""
+        return int(np.argmin(self.distances))
+
+    @property
     def bound_holds(self) -> bool:
         """‖z‖ ≤ max_j ‖x_j‖: guaranteed on the simplex, by the triangle inequality."""
         return self.norm_z <= self.max_norm * (1 + 1e-12) + 1e-12

@@ -34,8 +34,16 @@ def random_projections(d_k: int, d_model: int, rng: np.random.Generator) -> tupl
 
 
 def singular_values(M: object) -> np.ndarray:
-    """The singular values of M, largest first; as many non-zero ones as rank(M)."""
-    return np.linalg.svd(as_matrix(M, "M"), compute_uv=False)
+    """The singular values of M, largest first; exactly as many non-zero ones as rank(M).
+
+    A value an SVD returns for a direction M does not have is rounding noise (1e-16 next to a largest
+    value of 1), so every value under numpy.linalg.matrix_rank's own tolerance, σ_max · max(shape) · ε,
+    is set to exactly 0: the count of non-zero values and the rank are then the same number.
+    """
+    M = as_matrix(M, "M")
+    sv = np.linalg.svd(M, compute_uv=False)                                   # [min(shape)]
+    tol = (sv.max() if sv.size else 0.0) * max(M.shape) * np.finfo(float).eps
+    return np.where(sv > tol, sv, 0.0)
 
 
 def strongest_target(scores: object) -> np.ndarray:

@@ -72,6 +72,44 @@ def input_influence(rnn: TinyRNN, X: object) -> np.ndarray:
     return influence
 
 
+@dataclass(frozen=True)
+class ChainFactors:
+    """What each recurrent step really multiplies a gradient by, along one sequence.
+
+    slopes: [T, hidden], tanh'(pre-activation) = 1 − h_t², each in (0, 1];
+    step_norms: [T − 1], ‖diag(1 − h_t²) W_hh‖₂ for t = 2 … T, each ≤ ‖W_hh‖₂.
+    """
+
+    slopes: np.ndarray
+    step_norms: np.ndarray
+
+    @property
+    def mean_slope(self) -> float:
+        return float(self.slopes.mean())
+
+    @property
+    def typical_step(self) -> float:
+        """The geometric mean of the step norms: the factor a step shrinks or stretches by, on average."""
+        if not self.step_norms.size:
+            return 1.0
+        with np.errstate(divide="ignore"):                # a fully saturated step has norm 0: the mean is 0
+            return float(np.exp(np.log(self.step_norms).mean()))
+
+    @property
+    def product(self) -> float:
+        """∏ ‖J_t‖, a ceiling on ‖∂h_T/∂h_1‖ that knows the real slopes (tighter than ‖W_hh‖^(T−1))."""
+        with np.errstate(divide="ignore", under="ignore"):
+            return float(np.exp(np.log(self.step_norms).sum()))
+
+
+def chain_factors(rnn: TinyRNN, X: object) -> ChainFactors:
+    """The real Jacobians J_t = diag(1 − h_t²) W_hh of the chain on inputs X: [T, d_in], by their norms."""
+    H = rnn_forward(rnn, X)                               # [T, hidden]
+    slopes = 1.0 - H ** 2                                 # [T, hidden]
+    norms = np.array([np.linalg.norm(s[:, None] * rnn.W_hh, ord=2) for s in slopes[1:]])   # [T − 1]
+    return ChainFactors(slopes=slopes, step_norms=norms)
+
+
 def path_lengths(n: int) -> dict[str, int]:
     """Steps a signal takes from token 1 to token n: n − 1 through a recurrence, 1 through attention."""
     n = int(as_vector([n], "n")[0])

@@ -33,6 +33,22 @@ class Histogram:
     width: float
 
 
+def excess_kurtosis(samples: object) -> float:
+    """E[(x − μ)⁴] / σ⁴ − 3 of the samples: 0 for a bell curve, above 0 when the shape is a spike with long tails."""
+    x = as_vector(samples, "samples")
+    centred = x - x.mean()
+    return float((centred ** 4).mean() / (centred ** 2).mean() ** 2 - 3.0)
+
+
+def dot_product_excess_kurtosis(d_k: int) -> float:
+    """The exact excess kurtosis of q·k for q, k with d_k independent N(0, 1) components: 6 / d_k.
+
+    Each product q_i k_i has E[(qk)⁴] = E[q⁴] E[k⁴] = 9 against a variance of 1 (excess 6); a sum of d_k
+    independent terms divides the excess by d_k. Scaling by √d_k leaves it unchanged.
+    """
+    return 6.0 / int(d_k)
+
+
 def histogram_density(samples: object, bins: int, half_width: float) -> Histogram:
     """Bin samples: [n] into ``bins`` equal bins on [−half_width, half_width], as a density.
 

@@ -66,16 +66,21 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
                         [f"dim {j + 1}" for j in range(output.shape[1])])
 
 
-def formula_latex(upto: int = 5) -> str:
-    """softmax(QKᵀ/√dₖ)V in LaTeX, each term in its stage colour; terms past step ``upto`` are greyed.
+def formula_latex(upto: int = 5, focus: int | None = None) -> str:
+    """softmax(QKᵀ/√dₖ)V in LaTeX, each term in its stage colour; terms past step ``upto`` are greyed, and
+    the term of step ``focus`` (if any) is boxed.
 
     Steps, read left to right as in the lesson: 1 QKᵀ, 2 the transpose, 3 ÷√dₖ, 4 softmax, 5 ·V.
     """
     def colour(step: int, hex_colour: str, tex: str) -> str:
         return rf"\textcolor{{{hex_colour if step <= upto else palette.NEUTRAL}}}{{{tex}}}"
 
-    qk = colour(1, palette.SCORES, "Q") + colour(1, palette.SCORES, "K") + "^{" + colour(2, palette.KEY, r"\top") + "}"
-    softmax = colour(4, palette.WEIGHTS, r"\operatorname{softmax}")
-    root = colour(3, palette.SCALED, r"\sqrt{d_k}")
-    v = colour(5, palette.VALUE, "V")
+    def box(step: int, tex: str) -> str:
+        return rf"\boxed{{{tex}}}" if step == focus else tex
+
+    transpose = "^{" + colour(2, palette.KEY, r"\top") + "}"
+    qk = box(1, colour(1, palette.SCORES, "Q") + box(2, colour(1, palette.SCORES, "K") + transpose))
+    softmax = box(4, colour(4, palette.WEIGHTS, r"\operatorname{softmax}"))
+    root = box(3, colour(3, palette.SCALED, r"\sqrt{d_k}"))
+    v = box(5, colour(5, palette.VALUE, "V"))
     return r"\operatorname{Attention}(Q,K,V)=" + softmax + r"\!\left(\frac{" + qk + "}{" + root + r"}\right)" + v

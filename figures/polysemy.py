@@ -69,7 +69,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                 tokens: list[str], weights: np.ndarray, token_groups: list[str], highlight: tuple[str, ...] = (),
                 label_positions: list[str] | None = None) -> go.Figure:
     """The sense map with the contextual vector z and an arrow to it from the static point (axes x, y),
-    beside bank's attention weight α_j on each token of its sentence (axes x2, y2, the last trace): one
+    beside bank's attention weight αⱼ on each token of its sentence (axes x2, y2, the last trace): one
     chart, so a move of the temperature redraws one figure, not two.
 
     X: [n, 2]; static, z: [2]; weights: [m], one per token, coloured by ``token_groups``. Words in
@@ -77,7 +77,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
     """
     weights = np.asarray(weights, dtype=float)
     bars = {"type": "bar", "orientation": "h", "y": tokens, "x": weights, "xaxis": "x2", "yaxis": "y2",
-            "name": "weight α_j", "showlegend": False,
+            "name": "weight αⱼ", "showlegend": False,
             "marker": {"color": [GROUP_COLOURS.get(g, palette.NEUTRAL) for g in token_groups]},
             "text": [f"{w:.3f}" for w in weights], "textposition": "outside", "cliponaxis": False,
             "hovertemplate": "%{y}: α = %{x:.4f}<extra></extra>"}
@@ -86,7 +86,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                   height=440, xaxis={"domain": [0.0, 0.6]} | MAP_AXES["xaxis"], yaxis=MAP_AXES["yaxis"],
                   # The bars' token labels sit in the gap between the two plots.
                   xaxis2={"domain": [0.74, 1.0], "range": [0, 1.2], "anchor": "y2", "automargin": True,
-                          "title": {"text": "weight α_j of each token"}},
+                          "title": {"text": "weight αⱼ of each token"}},
                   yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True},
                   override={"margin": {"b": 120}})
 

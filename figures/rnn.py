@@ -40,11 +40,13 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
     mode = "markers" if len(distance) <= MARKED else "lines"
     traces = [
         {"type": "scatter", "x": distance, "y": np.maximum(rnn, FLOOR), "mode": mode,
-         "name": "RNN ‖∂h_T/∂x_j‖", "marker": {"color": palette.SCORES, "size": 5}, "line": {"width": 2}},
+         "name": "RNN ‖∂h<sub>T</sub>/∂x<sub>j</sub>‖",
+         "marker": {"color": palette.SCORES, "size": 5}, "line": {"width": 2}},
         {"type": "scatter", "x": distance, "y": np.maximum(attention, FLOOR), "mode": mode,
-         "name": "attention ‖∂z_T/∂x_j‖", "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"},
+         "name": "attention ‖∂z<sub>T</sub>/∂x<sub>j</sub>‖",
+         "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"},
          "line": {"width": 2}},
-        _line(distance, np.maximum(ceiling, FLOOR), "RNN bound ‖W_xh‖·‖J‖^d",
+        _line(distance, np.maximum(ceiling, FLOOR), "RNN bound ‖W<sub>xh</sub>‖·‖J‖<sup>d</sup>",
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",

@@ -37,6 +37,26 @@ if X is not None and X.shape[0] > MAX_TOKENS:
              icon=":material/error:")
     X = None
 
+def predict_where(b: core.Blend, labels: list[str]) -> bool:
+    """Where will z land? The options name every token; the right one is read off the blend itself."""
+    names = [literal(name, 30) for name in labels]
+    options = [f"Inside the hull, nearest to {name}" for name in names] + ["Outside the hull"]
+    answer = b.nearest if b.inside_hull else len(names)
+    dist = b.distances
+    by_distance = ", ".join(f"{dist[j]:.3f} from {names[j]}" for j in np.argsort(dist, kind="stable"))
+    where = "inside" if b.inside_hull else "outside"
+    biggest = int(np.argmax(b.weights))
+    if biggest == b.nearest:
+        size = (f"Here {names[biggest]} has the biggest weight ({b.weights[biggest]:.2f}) and z does land nearest "
+                "to it, but that is not a rule.")
+    else:
+        size = (f"Here {names[biggest]} has the biggest weight ({b.weights[biggest]:.2f}), yet z lands nearest to "
+                f"{names[b.nearest]}, whose weight is only {b.weights[b.nearest]:.2f}.")
+    return frame.predict("where_z", options=options, answer=answer, weights=", ".join(f"{w:.2f}" for w in b.weights),
+                         names=", ".join(names), z=f"[{b.z[0]:.3f}, {b.z[1]:.3f}]", where=where,
+                         distances=by_distance, biggest_weight=size)
+
+
 # One fragment: the toggle, the mode and the weight sliders drive both charts and the blend's numbers below them;
 # the token editor above stays outside (it changes which sliders exist, so it reruns the page).
 @st.fragment
@@ -72,7 +92,7 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
 
     b = core.blend(weights, X)
     hull = core.convex_hull_2d(X)
-    revealed = shown >= 2 and frame.predict("where_z")  # presenter mode asks at step 2
+    revealed = shown >= 2 and predict_where(b, labels)   # presenter mode asks at step 2
 
     # The charts' tables, made only when their expanders are open.
     def weights_table() -> pd.DataFrame:

@@ -17,7 +17,8 @@ st.markdown(f"**What you will be able to do.** {home.goal}")
 
 lessons = [p for p in page_index() if p.slug != "home"]
 visited = set(progress.visited())
-st.markdown(f"**Where to start.** {home.trap.strip()}")
+st.markdown(home.notes["how_to_use"].strip())
+st.markdown(home.notes["start"].strip())
 st.page_link(PAGE_FILES.format(slug=lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
 
 section = None

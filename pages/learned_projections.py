@@ -11,6 +11,7 @@ import attention_core as core
 from figures.learned import rank_figure, score_heatmap, singular_values_figure
 from ui import data
 from ui.charts import built, chart
+from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
 
@@ -19,6 +20,22 @@ DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data"
 LABELS, X = core.token_table(DATA["tokens"])
 D_MODEL = X.shape[1]
 MODES = ["pronoun → antecedent (preset)", "random, from a seed", "type your own"]
+
+def predict_mutual(A: np.ndarray, i: int, j: int, mode: str) -> bool:
+    """Does the pair score each other equally? Read off the learned grid A, whatever the weights are."""
+    a, b = LABELS[i], LABELS[j]
+    forward, back = float(A[i, j]), float(A[j, i])
+    if np.isclose(forward, back, rtol=1e-9, atol=1e-12):
+        answer, how = 0, "the two scores are equal"
+    else:
+        answer, how = (1, "the grid is lopsided") if forward > back else (2, "the grid is lopsided the other way")
+    why = f"With these weights “{a}” → “{b}” scores {forward:.3f} and “{b}” → “{a}” scores {back:.3f}: {how}."
+    if mode == MODES[0]:
+        why += (" The preset's W_Q makes pronouns ask for things and its W_K makes nouns offer themselves, so the "
+                "pronoun looks at its noun, not the other way round.")
+    options = [fill(c.text, a=a, b=b) for c in frame.text.predictions["mutual"].choices]
+    return frame.predict("mutual", options=options, answer=answer, why=why, a=a, b=b)
+
 
 frame = lesson("learned_projections")
 frame.header()
@@ -72,7 +89,7 @@ def weights_and_scores(step: int) -> None:
             frame.note("raw")
         if learned is not None:
             with right:
-                shown = frame.predict("mutual")
+                shown = predict_mutual(learned.scores, i, j, mode)
                 if shown:
                     chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
                           f"Query of each row's word against the key of each column's word. "
@@ -101,8 +118,9 @@ def weights_and_scores(step: int) -> None:
                 with left:
                     sv = core.singular_values(learned.M)
                     chart(built(singular_values_figure, sv, d_k_now),
-                          f"M is {D_MODEL}×{D_MODEL} but has rank {learned.rank}: "
-                          f"only {learned.rank} singular values are non-zero.",
+                          f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
+                          f"{sv.size} singular values are non-zero (values below σ_max × {D_MODEL} × 2.2e-16, "
+                          "rounding noise, print as 0).",
                           lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
                 with right:
                     d_ks = np.arange(1, D_MODEL + 1)

@@ -27,6 +27,17 @@ def trim_context() -> None:
         st.session_state["pl_ctx__cut"] = True                # the page says so on this run
 
 
+# The vocabulary's dot products with bank differ by a few hundredths, so the temperature must be about that
+# small for the weights to differ visibly (at 0.5 they were 0.35, 0.32, 0.33: plain averaging).
+DEFAULT_TEMPERATURE = 0.05
+SOFTMAX_EXAMPLE = [12.0, 8.0, 2.0]                               # raw scores, as in the classic worked example
+
+
+def power(x: float) -> str:
+    """e to the power x, written e¹² (for the small whole numbers of the softmax example)."""
+    return "e" + f"{x:g}".translate(str.maketrans("-0123456789.", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹·"))
+
+
 frame = lesson("polysemy")
 frame.header()
 shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
@@ -84,7 +95,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
         st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{literal(w)}”" for w in unknown)
                    + ". Pick from the words listed above.", icon=":material/warning:")
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
-    temperature = c1.slider("Temperature T", 0.02, 2.0, 0.5, 0.01, key="pl_temp", bind="query-params",
+    temperature = c1.slider("Temperature T", 0.02, 2.0, DEFAULT_TEMPERATURE, 0.01, key="pl_temp", bind="query-params",
                             help="Divides the scores before softmax: low = sharp, high = even.")
     with_self = c2.toggle("bank also attends to itself", value=True, key="pl_self", bind="query-params",
                           help="In self-attention a word is part of its own sentence. Off: blend the neighbours only.")
@@ -101,14 +112,14 @@ def context(vocab: dict, static: np.ndarray) -> None:
         chart(built(context_map, vocab["all"], all_X, all_groups, static, trace.z, tokens, trace.weights, groups,
                     highlight=tuple(known), label_positions=places),
               "Left: the arrow runs from the static bank (grey cross) to the contextual bank z (green star); the "
-              "sentence's words are drawn larger. Right: bank's share α_j of attention on each token; the shares "
+              "sentence's words are drawn larger. Right: bank's share αⱼ of attention on each token; the shares "
               "add up to 1.",
-              lambda: pd.DataFrame({"score bank·x_j": trace.scores, "weight α_j": trace.weights,
-                                    "α_j x_j (finance-ish)": trace.contributions[:, 0],
-                                    "α_j x_j (nature-ish)": trace.contributions[:, 1]},
+              lambda: pd.DataFrame({"score bank·xⱼ": trace.scores, "weight αⱼ": trace.weights,
+                                    "αⱼ xⱼ (finance-ish)": trace.contributions[:, 0],
+                                    "αⱼ xⱼ (nature-ish)": trace.contributions[:, 1]},
                                    index=pd.Index(tokens, name="token")), key="pl_fig_context")
         lean = "river" if d_river < d_finance else "finance" if d_finance < d_river else "neither"
-        st.markdown(f"z = Σ α_j x_j = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
+        st.markdown(f"z = Σ αⱼ xⱼ = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
                     f"{np.linalg.norm(trace.shift):.4f} from the static point. It is now **{d_river:.4f}** from the "
                     f"river sense and **{d_finance:.4f}** from the finance sense: it leans **{lean}**.")
         c1, c2, c3 = st.columns(3)
@@ -125,6 +136,14 @@ if shown >= 2:
     # and redrawn by the browser before the chart is (measured: first chart 230 → 187 ms median).
     st.subheader("2 · Let the sentence steer")
     frame.note("context")
+    w = core.softmax(SOFTMAX_EXAMPLE)
+    st.markdown("**Softmax, first met.** Suppose three words score " + ", ".join(f"{x:g}" for x in SOFTMAX_EXAMPLE)
+                + f". Softmax raises e to each score and divides by the total: {power(SOFTMAX_EXAMPLE[0])} / ("
+                + " + ".join(power(x) for x in SOFTMAX_EXAMPLE) + ") = "
+                f"**{w[0]:.4f}**, then **{w[1]:.4f}** and **{w[2]:.6f}**. Every weight is between 0 and 1, they add "
+                f"up to {w.sum():g}, and the order of the scores is kept, but a lead of "
+                f"{SOFTMAX_EXAMPLE[0] - SOFTMAX_EXAMPLE[1]:g} points becomes a "
+                f"{w[0] / w[1]:.1f}-fold share: softmax exaggerates gaps.")
     frame.note("temperature")
     listed = {g: ", ".join(w for w in vocab["words"] if vocab["group_of"][w] == g) for g in ("river", "finance")}
     st.caption(f"Vocabulary. River words: {listed['river']}. Finance words: {listed['finance']}.")
@@ -136,20 +155,22 @@ if shown >= 2:
 @st.fragment
 def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
-    frame.trap()
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
     d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", bind="query-params")
     seed = int(c2.number_input("Random seed", 0, 9999, 0, 1, key="pl_seed", bind="query-params"))
-    if frame.predict("bigger_d"):
-        dims = [k for k in DIMS if k <= d]
-        runs = [data.sense_experiment(k, seed) for k in dims]
-        now = runs[-1]
+    dims = DIMS
+    runs = [data.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
+    now = runs[dims.index(d)]
+    if frame.predict("bigger_d", d=d, near=f"{now.dist_a:.3f}", far=f"{now.dist_b:.3f}",
+                     half=f"{now.dist_senses / 2:.2f}", apart=f"{now.dist_senses:.2f}"):
+        frame.trap(after=("bigger_d",))
         left, right = st.columns([3, 2])
         with left:
             chart(built(dimension_lines, dims, [r.dist_a for r in runs], [r.dist_b for r in runs],
                         [r.dist_context for r in runs], current=d),
-                  "Average distances over 8 random draws at each d, up to the chosen one.",
+                  f"Average distances over 8 random draws at each d from {dims[0]} to {dims[-1]}; the dotted line "
+                  f"marks d = {d}.",
                   lambda: pd.DataFrame({"static → river": [r.dist_a for r in runs],
                                 "static → finance": [r.dist_b for r in runs],
                                 "between senses": [r.dist_senses for r in runs],
@@ -162,12 +183,15 @@ def dimensions() -> None:
             c2.metric("static → finance sense", f"{now.dist_b:.3f}")
             st.metric("gap, as a share of the distance between senses", f"{now.relative_gap:.1%}")
             st.metric("context-built vector → river sense", f"{now.dist_context:.3f}")
-            st.markdown("The static point stays halfway at every d; only a vector built from the sentence "
-                        "gets close to one sense.")
+            gaps = [r.relative_gap for r in runs]
+            st.markdown(f"From d = {dims[0]} to {dims[-1]} the static point's two distances differ by "
+                        f"{min(gaps):.1%} to {max(gaps):.1%} of the distance between the senses, while the "
+                        f"context-built vector sits {now.dist_context:.3f} from its sense here, against "
+                        f"{now.dist_a:.3f} for the static point.")
 
 
 if shown >= 3:
     dimensions()
 
-frame.check("more_dims")
+frame.check("more_dims", after=("bigger_d",))
 frame.footer()

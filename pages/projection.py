@@ -23,6 +23,27 @@ def vectors_table(p: core.Projection) -> pd.DataFrame:
                         columns=["vector", "x", "y", "length"]).set_index("vector")
 
 
+def shadows_compared(p: core.Projection, back: core.Projection, scale: float) -> str:
+    """Do the two shadows coincide, and why: read off the two projections, never assumed."""
+    if np.allclose(p.parallel, back.parallel, rtol=0, atol=1e-9 * max(scale, 1.0)):
+        if core.tidy_zero(p.score, scale) == 0.0:
+            return "The two shadows coincide here, because q and k are at right angles: both shadows are (0, 0)."
+        return "The two shadows coincide here, because q and k are the same vector: each is the other's shadow."
+    said = (f"The two shadows are **different vectors**: proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}) "
+            f"lies along k, proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}) along q.")
+    if core.tidy_zero(abs(p.score) - np.linalg.norm(p.q) * np.linalg.norm(p.k), scale) == 0.0:
+        said += " q and k are parallel, so each one's shadow on the other is itself: equal only if q = k."
+    return said
+
+
+def predict_swap(p: core.Projection, back: core.Projection, scale: float) -> bool:
+    """Swap plane and runway: the score never changes; the shadow does, except when q ⊥ k or q = k."""
+    same = np.allclose(p.parallel, back.parallel, rtol=0, atol=1e-9 * max(scale, 1.0))
+    options = [c.text for c in frame.text.predictions["swap"].choices]
+    return frame.predict("swap", options=options, answer=0 if same else 1, why=shadows_compared(p, back, scale),
+                         score=fmt(p.score, scale))
+
+
 frame = lesson("projection")
 frame.header()
 shown = frame.steps(["The shadow on the runway", "Swap the plane and the runway"])
@@ -89,8 +110,7 @@ def flight(shown: int) -> None:
             st.subheader("Swap the plane and the runway")
             if np.linalg.norm(q) == 0:
                 st.info("Give q some length to compare the two shadows.", icon=":material/info:")
-            elif frame.predict("swap"):
-                back = core.project(k, q)
+            elif predict_swap(p, back := core.project(k, q), scale):
                 a, b = st.columns(2)
                 with a:
                     chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=340),
@@ -101,10 +121,8 @@ def flight(shown: int) -> None:
                                 "proj_q(k): k's shadow on q", 340),
                           f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
                           f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
-                same = np.allclose(p.parallel, back.parallel)
                 st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "
-                            "The two shadows " + ("happen to coincide here (q and k are parallel)." if same
-                                                  else "are **different vectors**."))
+                            + shadows_compared(p, back, scale))
                 frame.note("swap")
 
 

@@ -85,12 +85,27 @@ def lookup(library: dict) -> None:
 lookup(library)
 
 
+def predict_it(Q: np.ndarray, trace: core.AttentionTrace) -> bool:
+    """Where does “it” look? The options are fixed; the right one is read off the weights of the current Q."""
+    i = TOKENS.index("it")
+    w = trace.weights[i]
+    order = [i, TOKENS.index("robot"), TOKENS.index("repaired")]       # the options' order: itself, robot, repaired
+    answer = 3 if np.ptp(w) < 1e-9 else order.index(int(np.argmax(w)))
+    vec = lambda v: "[" + ", ".join(f"{x:g}" for x in v) + "]"           # noqa: E731 - a one-line formatter
+    scores = ", ".join(f"{TOKENS[j]} {trace.scores[i, j]:g}" for j in order[1:]) + f", itself {trace.scores[i, i]:g}"
+    why = (f"The scores of “it” are {scores}. After dividing by √3 and softmax, "
+           + ", ".join(f"{'itself' if j == i else TOKENS[j]} gets {w[j]:.1%}" for j in order) + ".")
+    options = [c.text for c in frame.text.predictions["it_attends"].choices]
+    return frame.predict("it_attends", options=options, answer=answer, why=why, query=vec(Q[i]),
+                         own_key=vec(SELF_K[i]), robot_key=vec(SELF_K[TOKENS.index("robot")]),
+                         repaired_key=vec(SELF_K[TOKENS.index("repaired")]))
+
+
 # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
 # One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
 @st.fragment
 def self_attention() -> None:
     st.subheader("A token that looks away from itself")
-    frame.trap()
     frame.note("selfattention")
     same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
                      bind="query-params", help="The misconception made real: see what attention does then.")
@@ -101,7 +116,8 @@ def self_attention() -> None:
     st.dataframe(data.fixed_table(f"qkv_self_{same}", lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
         table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
-    if frame.predict("it_attends"):
+    if predict_it(Q, trace):
+        frame.trap(after=("it_attends",))
         token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
         i = TOKENS.index(token)
         left, right = st.columns([3, 2])
@@ -121,5 +137,5 @@ def self_attention() -> None:
 if shown >= 2:
     self_attention()
 
-frame.check("orthogonal_qk")
+frame.check("orthogonal_qk", after=("it_attends",))
 frame.footer()

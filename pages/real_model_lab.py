@@ -14,7 +14,6 @@ from ui.inputs import literal, message
 
 PRESETS, EXPERIMENT = data.LAB["presets"], data.LAB["experiment"]
 MAX_SENTENCES = 6
-PICKS = [f"Sentence {n}" for n in range(1, MAX_SENTENCES + 1)]
 STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
          "One word, layer by layer", "Static against contextual neighbours"]
 
@@ -101,8 +100,8 @@ def where_tokens_look(r: AttentionRun, shown: int) -> None:
 if r is not None and shown >= 2:
     where_tokens_look(r, shown)
 
-frame.trap()
-frame.check("one_head")
+frame.trap(after=("top_key",))
+frame.check("one_head", after=("top_key",))
 
 
 # ⑤ reads ④'s word and experiment: its own fragment (a new sentence or layer here reruns ⑤ only), nested in ④'s.
@@ -119,15 +118,21 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
               lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
     except ValueError as err:
         st.info(message(err), icon=":material/info:")
-    # Fixed choices, so a link or a half-typed experiment never leaves the control without a value.
+    # Only the sentences that exist and use the word; a link or an edit that removed the chosen one falls
+    # back to the first that does.
     a, b = st.columns(2)
-    pick = int(a.selectbox("Sentence", PICKS, key="lab_pick", bind="query-params").split()[-1]) - 1
+    usable = [f"Sentence {n + 1}" for n in sorted(ex["stacks"])] if ex is not None else []
+    if usable:
+        fit_choice("lab_pick", usable, usable[0])
+        pick = int(a.selectbox("Sentence", usable, key="lab_pick", bind="query-params").split()[-1]) - 1
+    else:
+        pick = None
     nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
     if ex is None or ex["ref_stacks"] is None:
         st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                 + ", ".join(sorted({x["word"] for x in data.LAB["references"]})) + ".", icon=":material/info:")
-    elif pick not in ex["stacks"]:
-        st.info(f"Sentence {pick + 1} is not in the experiment or does not use the word.", icon=":material/info:")
+    elif pick is None:
+        st.info("None of the sentences above uses the word, so there is nothing to compare.", icon=":material/info:")
     else:
         _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
         senses = [s for s, _ in ex["refs"]]

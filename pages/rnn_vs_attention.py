@@ -15,6 +15,51 @@ frame.header()
 shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps",
                      "The LSTM: a slower fade, the same fixed-size state"])
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(log10: float) -> str:
+    """The number 10^log10, readable at any size (even below the smallest double): 0.0295, 3 × 10⁻⁵."""
+    if -3 <= log10 < 4 and "e" not in f"{10 ** log10:.3g}":
+        return f"{10 ** log10:.3g}"
+    exponent = int(np.floor(log10))
+    mantissa = 10 ** (log10 - exponent)
+    if round(mantissa, 1) >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    return f"{mantissa:.2g} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def predict_decay(rho: float, steps: int, length: int) -> bool:
+    """How much survives the chain? The options are the learner's likely answers for these very numbers."""
+    right = sci(steps * np.log10(rho))
+    one, added = sci(np.log10(rho)), 1 - steps * (1 - rho)
+    wrong = [f"About {one}: that is what one step keeps"]
+    if added > 0:
+        wrong.append(f"About {sci(np.log10(added))}: the {steps} small changes add up")
+    # A wrong answer that comes out at the same number as the right one (‖J‖ = 1, one step) is left out.
+    wrong = [w for w in wrong if not w.startswith(f"About {right}:")]
+    options = [*wrong, f"About {right}", "Exactly 0: after enough steps nothing is left"]
+    return frame.predict("decay", options=options, answer=len(wrong), rho=f"{rho:.2f}", steps=steps,
+                         length=length, compound=right, one=one, added=f"{added:.3g}")
+
+
+def why_it_fades(r: dict, rho: float, steps: int) -> str:
+    """The real chain against its bound, in numbers: tanh's slopes and the norm of a product."""
+    f: core.ChainFactors = r["factors"]
+    if steps < 1:
+        return "With one token there is no chain to cross."
+    with np.errstate(divide="ignore"):
+        rate = float(np.exp((np.log(r["rnn"][0]) - np.log(r["rnn"][-1])) / steps))
+    trend = ("shrinks" if rate < 1 else "grows") + f" by about ×{rate:.3f} per step"
+    return (f"**Why the real RNN {'fades' if rate < 1 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every step "
+            f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
+            f"slope 1 − hₜ² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
+            f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
+            f"{f.product:.3g}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
+            f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
+            f"token 1 reaches the last state at {r['rnn'][0]:.3g}: its gradient {trend}.")
+
+
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
 # this part of the page only (not the entry script, the header or the footer).
 @st.fragment
@@ -27,20 +72,22 @@ def chain_against_attention(shown: int) -> None:
     seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
     steps = core.path_lengths(length)["rnn"]
 
-    if frame.predict("decay"):
+    if predict_decay(rho, steps, length):
         bound = float(core.gradient_bound(rho, steps))
         cols = st.columns(3)
         cols[0].metric("steps from token 1 to token T", steps)
         cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
         cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: at most that fraction of token 1's gradient reaches token "
-                    f"{length} through the chain.")
+        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
+                    f"its way through the chain to token {length}.")
         if bound == 0.0:
             st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
                     icon=":material/info:")
         if rho > 1:
-            st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. Gradients can explode, "
-                       "which is just as bad for training.", icon=":material/warning:")
+            st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
+                       "that anything fades, and a chain that kept stretching by that much would explode, which is "
+                       "just as bad for training. Whether a real tanh RNN does is measured below.",
+                       icon=":material/warning:")
         distance = np.arange(1, max(steps, 1) + 1)
         chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
               f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
@@ -60,6 +107,7 @@ def chain_against_attention(shown: int) -> None:
               "The RNN's values stay under its bound; attention's do not fall with distance.",
               lambda: pd.DataFrame({"distance": r["distance"], "RNN": r["rnn"], "attention": r["attention"],
                                     "RNN bound": r["ceiling"]}), key="rn_fig_infl")
+        st.markdown(why_it_fades(r, rho, steps))
 
     if shown >= 3:
         st.subheader("Path length and parallel steps")

@@ -12,6 +12,7 @@ from ui.inputs import matrix_input, message, table
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
 STEPS = ["Q Kᵀ compares the query with every key", "Kᵀ lines the keys up as columns",
          "÷ √dₖ keeps the scores in range", "softmax turns scores into shares", "· V blends the values"]
 
@@ -23,6 +24,42 @@ inputs = st.container()                 # the fragment below draws Q, K, V and t
 inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
 st.subheader("The formula, read left to right")
 shown = frame.steps(STEPS)
+
+def anatomy(trace: core.AttentionTrace, term: str, scale: bool) -> str:
+    """What one term of the formula does, its shape with the current inputs, and the stage that computes it."""
+    n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
+    root = f"√dₖ = √{d_k} = {np.sqrt(d_k):.4g}"
+    what, shape, where = {
+        "Q Kᵀ": ("Dots every query with every key: entry (i, j) is qᵢ · kⱼ, how well query i matches key j.",
+                 f"({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k})", "① Scores"),
+        "Kᵀ": ("Stands the keys up as columns, so that one matrix product dots every query with every key. "
+               "No number changes.", f"({n_k}×{d_k}) → ({d_k}×{n_k})", "the note “Why Kᵀ?” under ①"),
+        "÷ √dₖ": ((f"Divides every score by {root}, so the scores keep about the same spread however long the "
+                   "vectors are." if scale else f"Switched off above: the scores pass on unchanged ({root} would "
+                   "divide them)."), f"({n_q}×{n_k}) ÷ one number → ({n_q}×{n_k})", "② Scaled"),
+        "softmax": ("Row by row, raises e to each scaled score and divides by the row's total: every weight lies "
+                    "between 0 and 1, and each query's weights add up to 1.",
+                    f"({n_q}×{n_k}) → ({n_q}×{n_k}), each row summing to 1", "③ Weights"),
+        "· V": ("Blends the value rows with each query's weights: output i is Σⱼ αᵢⱼ vⱼ.",
+                f"({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v})", "④ Output"),
+    }[term]
+    return f"**{term}.** {what}  \n**Shape now:** {shape}.  \n**Computed in:** {where}."
+
+
+def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
+    """Which key gets the first query's biggest weight? Read off the scaled scores (softmax keeps their order)."""
+    row = trace.scaled[0]
+    tops = [j for j in range(len(row)) if np.isclose(row[j], row.max(), rtol=1e-12, atol=1e-12)]
+    if len(tops) > 1:
+        why = (", ".join(k_labels[j] for j in tops[:-1]) + f" and {k_labels[tops[-1]]} share the largest scaled "
+               f"score, {row.max():.4g}, so softmax gives them the same weight: a tie for the top.")
+    else:
+        why = (f"{k_labels[tops[0]]} has the largest scaled score, {row.max():.4g}, and softmax never changes the "
+               "order of the scores.")
+    return frame.predict("top_key", options=[*k_labels, "A tie for the top"],
+                         answer=len(k_labels) if len(tops) > 1 else tops[0], why=why,
+                         weight=f"{trace.weights[0].max():.6f}")
+
 
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
@@ -45,16 +82,15 @@ def formula(shown: int) -> None:
                 trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
             except ValueError as err:
                 st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
-    st.latex(formula_latex(upto=shown))
+    picked = st.segmented_control("Pick a term of the formula to see what it does", TERMS, default=TERMS[0],
+                                  key="sf_term", bind="query-params")
+    st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
 
     if trace is not None:
-        n_q, n_k, d_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_k, trace.d_v
+        n_q, n_k, d_v = trace.Q.shape[0], trace.K.shape[0], trace.d_v
         q_labels, k_labels = [f"q{i + 1}" for i in range(n_q)], [f"k{j + 1}" for j in range(n_k)]
-        st.markdown(
-            f"**Shapes right now.** ({n_q}×{d_k}) · ({d_k}×{n_k}) → ({n_q}×{n_k}) scores; "
-            f"then ({n_q}×{n_k}) · ({n_k}×{d_v}) → ({n_q}×{d_v}) outputs. "
-            f"dₖ = {d_k}, so √dₖ = {np.sqrt(d_k):.6g}" + ("" if scale else " (not applied)") + "."
-        )
+        if picked:
+            st.info(anatomy(trace, picked, scale), icon=":material/touch_app:")
 
         def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
             left, right = st.columns([2, 3])
@@ -75,12 +111,11 @@ def formula(shown: int) -> None:
             stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
                   if scale else "Scaling is off: these equal the raw scores.")
         if shown >= 4:
-            top = int(np.argmax(trace.weights[0]))
-            frame.exercise("top_weight", answer=float(trace.weights[0][top]), key=k_labels[top],
+            # The exercise asks for the first key's weight: asking for the top key's would name the answer
+            # to the prediction below it.
+            frame.exercise("top_weight", answer=float(trace.weights[0][0]), key=k_labels[0],
                            scaled=", ".join(f"{s:.4g}" for s in trace.scaled[0]))
-            ties = np.isclose(trace.weights[0], trace.weights[0].max(), rtol=0, atol=1e-12).sum() > 1
-            revealed = frame.predict("top_key", options=[*k_labels, "A tie for the top"],
-                                     answer=n_k if ties else top, weight=f"{trace.weights[0].max():.6f}")
+            revealed = predict_top(trace, k_labels)
             if not revealed:
                 st.caption("Make your prediction to see the weights and the output.")
             else:

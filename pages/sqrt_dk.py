@@ -12,6 +12,22 @@ from ui.charts import built, chart
 from ui.data import DRAWS, N_KEYS
 from ui.frame import lesson
 
+BELL = 0.5          # excess kurtosis below which the histogram reads as a bell curve (its own is 0)
+
+
+def scaled_caption(d_k: int, var_scaled: float, measured: float) -> str:
+    """What the scaled histogram shows at this dₖ: variance 1 always; a bell curve only once dₖ is not tiny."""
+    exact = core.dot_product_excess_kurtosis(d_k)
+    said = f"Scaled dot products: measured variance {var_scaled:.3f}, "
+    if exact <= BELL:
+        return said + (f"close to the bell curve N(0, 1) (excess kurtosis {measured:.2f} measured, "
+                       f"6/dₖ = {exact:.2f} exact, 0 for the curve).")
+    return said + (f"but at dₖ = {d_k} the shape is not the bell curve yet: a sum of only {d_k} product"
+                   + ("s" if d_k > 1 else "") + f" is a sharper spike with longer tails (excess kurtosis "
+                   f"{measured:.2f} measured, 6/dₖ = {exact:.2f} exact, against 0). It becomes the bell curve as "
+                   "dₖ grows.")
+
+
 frame = lesson("sqrt_dk")
 frame.header()
 step = frame.steps(["q·k spreads as √dₖ", "What the spread does to softmax", "Saturation: the gradient dies"])
@@ -44,7 +60,7 @@ def experiment(step: int) -> None:
         with right:
             chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
                         "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
-                  f"Scaled dot products: measured variance {var_scaled:.3f}, the same bell curve at every dₖ.",
+                  scaled_caption(d_k, var_scaled, L["kurtosis"]),
                   lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
                   key="sd_fig_scaled")
 

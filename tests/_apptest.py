@@ -81,3 +81,18 @@ def figure(at, key: str) -> dict:
         if el.proto.id and key in el.proto.id:
             return decoded(json.loads(el.proto.spec))
     raise AssertionError(f"no chart {key}: {[el.proto.id for el in at.get('plotly_chart')]}")
+
+
+def reveal(at: AppTest, slug: str, *prediction_ids: str) -> AppTest:
+    """Answer (with the first option) and reveal the named predictions, or every one on the page: the
+    trap and the check wait until then."""
+    from ui.content import load_lesson
+
+    for pid in prediction_ids or load_lesson(slug).predictions:
+        key = f"{slug}__predict__{pid}"
+        radio = next((r for r in at.radio if r.key == key), None)
+        if radio is None or not any(b.key == f"{key}__button" for b in at.button):      # absent or revealed
+            continue
+        radio.set_value(radio.options[0]).run()
+        at.button(key=f"{key}__button").click().run()
+    return at

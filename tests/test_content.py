@@ -42,3 +42,35 @@ def test_missing_field_is_named(tmp_path, monkeypatch):
     with pytest.raises(KeyError, match="question"):
         content.load_lesson("broken")
     content.load_lesson.cache_clear()
+
+
+def test_fill_puts_values_in_named_fields_and_leaves_latex_braces_alone():
+    from ui.content import fill
+
+    text = r"Weight {answer:.3f} of {key}; $\frac{q\cdot k}{\sqrt{d_k}}$, $x^{key}$, \text{key}, {unknown} {{"
+    assert fill(text, answer=0.12345, key="k2") == (
+        r"Weight 0.123 of k2; $\frac{q\cdot k}{\sqrt{d_k}}$, $x^{key}$, \text{key}, {unknown} {{")
+    assert fill("{a} {b}", a="{b}", b="x") == "{b} x"               # a value is never filled in again
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in page_index()])
+def test_every_lesson_string_keeps_its_latex_when_filled(slug):
+    """The promise 'LaTeX works in every string' holds for strings that pass through fill: filled with a value
+    for every field name the file uses, each $…$ span that held no field comes out unchanged."""
+    import dataclasses
+    import re
+
+    from ui.content import fill
+
+    lesson = load_lesson(slug)
+    strings = [lesson.question, lesson.analogy, lesson.goal, lesson.trap, lesson.next_text, lesson.more,
+               *lesson.notes.values()]
+    for c in (*lesson.checks, *lesson.predictions.values(), *lesson.exercises.values()):
+        strings += [v for v in dataclasses.asdict(c).values() if isinstance(v, str)]
+        strings += [x for ch in getattr(c, "choices", ()) for x in (ch.text, ch.feedback)]
+    names = {m for s in strings for m in re.findall(r"\{([A-Za-z_]\w*)(?::[^{}]*)?\}", s)}
+    values = dict.fromkeys(names, "VALUE")
+    for s in strings:
+        for span in re.findall(r"\$\$?[^$]+\$\$?", s):
+            if not re.search(r"(?<![\\^_}])\{[A-Za-z_]\w*(?::[^{}]*)?\}", span):
+                assert span in fill(s, **values), (slug, span)

@@ -26,16 +26,44 @@ def z_of(at):
 
 
 def verdict(at):
-    return next(x.value for x in [*at.success, *at.error] if "hull" in x.value)
+    return next(x.value for x in [*at.success, *at.error] if "the bound" in x.value)
 
 
 def test_prediction_hides_z_until_revealed():
     at = open_page(reveal=False)
     assert not any(m.value.startswith("**z =") for m in at.markdown) and not at.metric
-    at.radio(key=PRED).set_value("Outside the triangle, above river.").run()
+    at.radio(key=PRED).set_value("Outside the hull").run()
     at.button(key=f"{PRED}__button").click().run()
-    assert "cannot leave the triangle" in at.error[0].value
+    assert at.error[0].value.startswith("Not quite") and "inside the hull" in at.error[0].value
     assert z_of(at) == [0.215, 0.830]
+
+
+def test_the_classic_blend_lands_nearest_muddy_though_river_weighs_most():
+    """α = (0.6, 0.3, 0.1): z = [0.215, 0.830] is 0.034 from muddy and 0.135 from river."""
+    at = open_page(reveal=False)
+    radio = at.radio(key=PRED)
+    assert "(0.60, 0.30, 0.10) on river, bank, muddy" in radio.label
+    at = open_page()
+    at.radio(key=PRED).set_value("Inside the hull, nearest to muddy").run()
+    assert at.success and "0.034 from muddy" in at.success[0].value
+    shown = _apptest.texts(at)
+    assert "river has the biggest weight (0.60), yet z lands nearest to muddy, whose weight is only 0.10" in shown
+    at.radio(key=PRED).set_value("Inside the hull, nearest to river").run()
+    assert at.error and at.error[0].value.startswith("Not quite")
+
+
+def test_the_prediction_follows_the_sliders():
+    """Mostly bank: the prompt quotes the new weights, and 'nearest to bank' is the option marked right."""
+    at = open_page(reveal=False)
+    at.slider(key="cb_a1").set_value(0.1).run()
+    at.slider(key="cb_a2").set_value(0.85).run()
+    assert "(0.10, 0.85, 0.05)" in at.radio(key=PRED).label
+    at.radio(key=PRED).set_value("Inside the hull, nearest to bank").run()
+    at.button(key=f"{PRED}__button").click().run()
+    assert at.success and at.success[0].value.startswith("Yes")
+    z = np.array(z_of(at))
+    X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])
+    assert int(np.argmin(np.linalg.norm(X - z, axis=1))) == 1
 
 
 def test_seed_muddy_river_bank_is_shown_exactly():

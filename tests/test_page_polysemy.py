@@ -76,6 +76,30 @@ def test_empty_context_and_unknown_words_warn_without_crashing():
     assert "zebra" in msg and "<b>" not in msg
 
 
+def test_the_dimension_feedback_quotes_the_distances_at_the_chosen_d():
+    """At d = 2 the sweep still has a shape, and the feedback quotes that d's own distances, not 0.71."""
+    import numpy as np
+
+    import attention_core as core
+
+    at = open_page(pl_dim="2")
+    at.radio(key="polysemy__predict__bigger_d").set_value("Both distances shrink towards zero as d grows.").run()
+    at.button(key="polysemy__predict__bigger_d__button").click().run()
+    run = core.sense_experiment(2, np.random.default_rng([0, 2]))
+    said = next(e.value for e in at.error if e.value.startswith("They do not"))
+    assert "at d = 2" in said and f"{run.dist_a:.3f}" in said and f"{run.dist_b:.3f}" in said
+    assert f"({run.dist_senses / 2:.2f})" in said and "0.71" not in said
+    xs = figure(at, "pl_fig_dims")["data"][0]["x"]
+    assert len(xs) > 3 and min(xs) == 2 and max(xs) == 4096
+
+
+def test_the_default_temperature_makes_attention_selective():
+    at = open_page()
+    w = figure(at, "pl_fig_context")["data"][-1]
+    weights = np.asarray(w["x"] if w.get("orientation") == "h" else w["y"], dtype=float)
+    assert weights.max() - weights.min() > 0.2, weights
+
+
 def test_prediction_gates_the_dimension_experiment():
     at = open_page()
     assert not any(m.label == "static → river sense" for m in at.metric)
@@ -95,12 +119,15 @@ def test_prediction_gates_the_dimension_experiment():
 
 def test_trap_check_gives_specific_feedback():
     at = open_page()
+    assert not any(r.key == "polysemy__check__more_dims" for r in at.radio)    # it would answer the prediction
+    _apptest.reveal(at, "polysemy")
     radio = at.radio(key="polysemy__check__more_dims")
     wrong = radio.options[0]
     radio.set_value(wrong).run()
-    assert at.error and "midpoint" in at.error[0].value
+    assert any("cannot be close to two far-apart points" in e.value for e in at.error)
     at.radio(key="polysemy__check__more_dims").set_value(radio.options[1]).run()
-    assert at.success and not at.error
+    assert any("dimension slider" in s.value for s in at.success)
+    assert not any("cannot be close to two far-apart points" in e.value for e in at.error)
 
 
 def test_query_params_restore_the_state():
@@ -115,7 +142,7 @@ def test_query_params_restore_the_state():
 def test_tampered_query_params_fall_back_to_defaults():
     at = open_page(**{"pl_temp": "nan", "pl_dim": "99999", "pl_ctx": ["<script>"]})
     assert not at.exception
-    assert at.slider(key="pl_temp").value == pytest.approx(0.5)
+    assert at.slider(key="pl_temp").value == pytest.approx(0.05)
     assert at.select_slider(key="pl_dim").value == 300
 
 
@@ -134,3 +161,13 @@ def test_real_glove_vectors_show_bank_and_its_static_neighbours():
     caption = next(c.value for c in at.caption if "nearest of all" in c.value)
     for word in top:                                     # independently computed cosine neighbours
         assert f"{word} (" in caption
+
+
+def test_softmax_is_first_met_on_the_classic_12_8_2():
+    """Where softmax first appears, the scores 12, 8, 2 become weights computed here by hand from exp."""
+    s = np.array([12.0, 8.0, 2.0])
+    w = np.exp(s) / np.exp(s).sum()
+    shown = _apptest.texts(open_page())
+    said = next(line for line in shown.splitlines() if line.startswith("**Softmax, first met.**"))
+    assert f"**{w[0]:.4f}**" in said and f"**{w[1]:.4f}**" in said and f"**{w[2]:.6f}**" in said
+    assert f"{w[0] / w[1]:.1f}-fold" in said

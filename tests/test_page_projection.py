@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests._apptest import answer, metrics, open_page, texts
+from tests._apptest import answer, metrics, open_page, reveal, texts
 
 COS50 = np.cos(np.radians(50))
 
@@ -54,19 +54,21 @@ def test_prediction_gates_the_side_by_side_shadows():
     at = open_page("projection")
     assert "projection__predict__swap__button" in [b.key for b in at.button]
     assert "proj_q(k)" not in texts(at)
-    answer(at, "projection__predict__swap", "Both stay the same")
+    answer(at, "projection__predict__swap", "The score and the shadow vector both stay the same")
     at.button(key="projection__predict__swap__button").click().run()
     out = texts(at)
     shadow_on_q = 3 * COS50 * np.array([COS50, np.sin(np.radians(50))])   # ‖k‖ cos θ along q̂
     assert f"proj_q(k) = ({shadow_on_q[0]:.3f}, {shadow_on_q[1]:.3f})" in out
     assert f"proj_k(q) = ({2 * COS50:.3f}, 0.000)" in out
-    assert any("shadow now lies along q" in e.value for e in at.error)   # feedback for the wrong guess
+    assert any(e.value.startswith("Not quite") and "different vectors" in e.value for e in at.error)
 
 
 @pytest.mark.parametrize("start, good", [("proj_k(q) = proj_q(k)", False), ("q · k = k · q = 6", True),
                                          ("Both projections", False), ("q · k ≠ k · q", False)])
 def test_check_gives_specific_feedback(start, good):
     at = open_page("projection")
+    reveal(at, "projection")
+    before = len(at.success), len(at.error)                 # the revealed prediction's own feedback
     answer(at, "projection__check__commutative", start)
-    assert len(at.success if good else at.error) == 1
-    assert not (at.error if good else at.success)
+    added = len(at.success) - before[0], len(at.error) - before[1]
+    assert added == ((1, 0) if good else (0, 1))

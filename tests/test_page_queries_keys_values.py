@@ -64,7 +64,7 @@ def test_prediction_gates_the_self_attention_result_and_it_looks_away():
     assert not any("on itself" in m.label for m in at.metric)
     at.radio(key=PRED).set_value("On robot.").run()
     at.button(key=f"{PRED}__button").click().run()
-    assert any("robot's key is exactly" in s.value for s in at.success)
+    assert any(s.value.startswith("Yes. The scores of “it” are robot 6, repaired 0, itself 0") for s in at.success)
     own = next(m for m in at.metric if m.label == "weight of “it” on itself")
     assert float(own.value) < 0.1
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("robot ")
@@ -74,16 +74,21 @@ def test_prediction_gates_the_self_attention_result_and_it_looks_away():
 
 def test_queries_equal_to_keys_make_every_token_attend_to_itself():
     at = open_page()
-    at.radio(key=PRED).set_value("On itself: a token always matches its own key best.").run()
+    at.radio(key=PRED).set_value("On itself.").run()
     at.button(key=f"{PRED}__button").click().run()
     assert at.error
     at.toggle(key="qkv_same").set_value(True).run()
+    # With queries equal to keys the same answer is now the right one, and the prompt quotes the new query.
+    assert "is [0, 0, 3]; its own key is [0, 0, 3]" in at.radio(key=PRED).label
+    assert any(s.value.startswith("Yes.") for s in at.success)
     assert float(next(m for m in at.metric if "on itself" in m.label).value) > 0.9
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("it ")
 
 
 def test_trap_check_feedback():
     at = open_page()
+    assert not any(r.key == "queries_keys_values__check__orthogonal_qk" for r in at.radio)
+    _apptest.reveal(at, "queries_keys_values")
     r = at.radio(key="queries_keys_values__check__orthogonal_qk")
     r.set_value(r.options[2]).run()
     assert any("Only its score with its own key is zero" in e.value for e in at.error)

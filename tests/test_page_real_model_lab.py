@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import attention_core as core
+from tests import _apptest
 from tests._apptest import answer, figure, open_page, texts
 
 SLUG = "real_model_lab"
@@ -152,9 +153,21 @@ def test_neighbours_static_list_and_contextual_references():
     assert "reference sentences" in texts(at)
 
 
+def test_the_sentence_selector_offers_only_sentences_that_exist_and_use_the_word():
+    at = open_page(SLUG)
+    reveal(at, "drift")
+    at.text_area(key="lab_sentences").set_value("The bank was muddy.\nA cat sat.\nShe paid the bank.").run()
+    assert at.selectbox(key="lab_pick").options == ["Sentence 1", "Sentence 3"]      # sentence 2 has no "bank"
+    at.selectbox(key="lab_pick").set_value("Sentence 3").run()
+    at.text_area(key="lab_sentences").set_value("The bank was muddy.\nThe bank by the river.").run()
+    assert at.selectbox(key="lab_pick").options == ["Sentence 1", "Sentence 2"]
+    assert at.selectbox(key="lab_pick").value == "Sentence 1"          # the chosen one is gone: the first that is
+
+
 @pytest.mark.parametrize("start, good", [("That this head copies", True), ("The model has worked", False),
                                          ("This head is", False), ("Nothing", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = open_page(SLUG)
+    at = _apptest.reveal(open_page(SLUG), SLUG)  # the check waits
+    before = len(at.success), len(at.error)
     answer(at, f"{SLUG}__check__one_head", start)
-    assert len(at.success if good else at.error) == 1
+    assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))

@@ -2,12 +2,13 @@
 
 import pytest
 
+from tests import _apptest
 from tests._apptest import answer, metrics, open_page, texts
 
 
 def revealed():
     at = open_page("rnn_vs_attention")
-    answer(at, "rnn_vs_attention__predict__decay", "About 0.003%")
+    answer(at, "rnn_vs_attention__predict__decay", "About 3 × 10⁻⁵")
     at.button(key="rnn_vs_attention__predict__decay__button").click().run()
     return at
 
@@ -33,6 +34,53 @@ def test_sliders_move_the_bound_to_rho_to_the_t_minus_one(length, rho):
     assert (rho > 1) == any("explode" in w.value for w in at.warning)
 
 
+@pytest.mark.parametrize("rho, length", [(0.9, 100), (1.5, 100), (1.0, 50), (0.1, 2)])
+def test_the_decay_prediction_quotes_the_sliders_and_marks_rho_to_the_steps_right(rho, length):
+    """The prompt names the current ‖J‖ and T, and the option marked right is ρ^(T−1), computed independently."""
+    import numpy as np
+
+    at = open_page("rnn_vs_attention", rn_rho=str(rho), rn_len=str(length))
+    radio = at.radio(key="rnn_vs_attention__predict__decay")
+    assert f"at most {rho:.2f}" in radio.label and f"to token {length}" in radio.label
+    assert len(set(radio.options)) == len(radio.options)
+    exact = rho ** (length - 1)
+    key = "rnn_vs_attention__predict__decay"
+    at.radio(key=key).set_value(radio.options[0]).run()
+    at.button(key=f"{key}__button").click().run()
+    right = []
+    for option in radio.options:
+        at.radio(key=key).set_value(option).run()
+        right += [option for m in at.success if m.value.startswith("Right")]
+    assert len(right) == 1
+    number = right[0].removeprefix("About ").split(":")[0]
+    mantissa, _, power = number.partition(" × 10")
+    value = float(mantissa) * 10 ** int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))) if power \
+        else float(number)
+    assert np.isclose(value, exact, rtol=0.06)
+
+
+def test_the_real_rnn_fading_is_explained_from_its_own_jacobians():
+    """At ‖J‖ = 1.5 the bound grows, yet the tanh RNN fades: the page says why, with numbers from the chain."""
+    import numpy as np
+
+    import attention_core as core
+    from ui import data
+
+    at = revealed()
+    at.slider(key="rn_rho").set_value(1.5).run()
+    said = next(m.value for m in at.markdown if m.value.startswith("**Why the real RNN"))
+    rng = np.random.default_rng(0)
+    rnn = core.random_rnn(data.HIDDEN, data.D_IN, 1.5, rng)
+    core.random_head(data.D_IN, data.D_K, rng)
+    X = rng.standard_normal((100, data.D_IN))
+    H = core.rnn_forward(rnn, X)
+    slopes = 1 - H ** 2
+    norms = [np.linalg.norm(np.diag(s) @ rnn.W_hh, 2) for s in slopes[1:]]
+    assert said.startswith("**Why the real RNN fades at ‖J‖ = 1.50.**")
+    assert f"averages {slopes.mean():.2f}" in said and f"norm {np.exp(np.mean(np.log(norms))):.3f}" in said
+    assert max(norms) <= 1.5 + 1e-12                       # tanh' ≤ 1: no real step stretches more than ‖W_hh‖
+
+
 def test_real_rnn_forgets_token_one_while_attention_does_not():
     at = open_page("rnn_vs_attention")
     m = metrics(at)
@@ -55,9 +103,10 @@ def test_extremes_do_not_crash_and_seed_changes_the_run():
 @pytest.mark.parametrize("start, good", [("LSTMs slow the fading", True), ("True: with gates", False),
                                          ("LSTMs make it worse", False), ("The only real difference", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = open_page("rnn_vs_attention")
+    at = _apptest.reveal(open_page("rnn_vs_attention"), "rnn_vs_attention")  # the check waits
+    before = len(at.success), len(at.error)
     answer(at, "rnn_vs_attention__check__lstm", start)
-    assert len(at.success if good else at.error) == 1
+    assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))
 
 
 def test_the_race_numbers_match_the_cached_run_once_their_expander_opens():

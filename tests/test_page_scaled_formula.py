@@ -25,19 +25,23 @@ def test_weights_stay_hidden_until_a_prediction_is_revealed(open_page):
     assert at.button(key="scaled_formula__predict__top_key__button").disabled, "no reveal before a prediction"
     reveal(at, "k1")
     assert len(at.dataframe) == 4, "weights and output now appear; the chart's numbers wait for their expander"
-    assert "Not k1" in at.error[0].value and "k3" in at.error[0].value
+    assert at.error[0].value.startswith("Not quite") and "k3 has the largest scaled score" in at.error[0].value
+    assert "Not A tie" not in texts(at)
     assert at.session_state["_progress"]["answers"]["scaled_formula"]["predict:top_key"] is False
 
 
 def test_tied_scores_make_the_tie_the_right_prediction(open_page):
     at = open_page("scaled_formula", K="1,0,1,0\n1,0,1,0", V="1,2\n3,4")
     reveal(at, "A tie for the top")
-    assert at.success and "tie" in at.success[0].value.lower()
+    assert at.success and "k1 and k2 share the largest scaled score" in at.success[0].value
+    at.radio(key="scaled_formula__predict__top_key").set_value("k1").run()
+    assert at.error and at.error[0].value.startswith("Not quite") and "a tie for the top" in at.error[0].value
 
 
 def test_hand_computed_softmax_is_checked_with_a_tolerance(open_page):
     at = open_page("scaled_formula")
-    answer = core.scaled_dot_product_attention(**SEED).weights[0, 2]
+    answer = core.scaled_dot_product_attention(**SEED).weights[0, 0]     # k1's: naming the top key would give
+    assert "weight of k1" in texts(at)                                     # the prediction below it away
     box = at.number_input(key="scaled_formula__exercise__top_weight")
     box.set_value(round(answer, 4)).run()
     assert at.success and f"{answer:.6f}" in at.success[0].value
@@ -52,7 +56,7 @@ def test_defaults_show_the_exact_seed_numbers(open_page):
     for a in ref.weights[0]:
         assert f"{a:.6f}" in shown
     assert "[" + ", ".join(f"{o:.6f}" for o in ref.output[0]) + "]" in shown
-    assert "(1×4) · (4×3) → (1×3)" in shown and "(1×3) · (3×2) → (1×2)" in shown
+    assert "(1×4) · (4×3) → (1×3)" in shown                 # the formula's first term, picked by default
     np.testing.assert_allclose(frame_of(at, 0).to_numpy(), ref.scores, atol=1e-6)
     np.testing.assert_allclose(frame_of(at, 2).to_numpy(), ref.weights, atol=1e-6)
     np.testing.assert_allclose(frame_of(at, 3).to_numpy(), ref.output, atol=1e-6)
@@ -67,7 +71,7 @@ def test_turning_scaling_off_sharpens_the_weights(open_page):
     ref = core.scaled_dot_product_attention(**SEED, scale=False).weights
     np.testing.assert_allclose(after, ref, atol=1e-6)
     assert after.max() > before
-    assert "not applied" in texts(at)
+    assert "Scaling is off" in texts(at)
 
 
 def test_adding_a_key_and_value_changes_the_shapes(open_page):
@@ -110,7 +114,7 @@ def test_a_prepared_link_opens_in_that_state(open_page):
 
 
 def test_misconception_check_gives_feedback_on_each_option(open_page):
-    at = open_page("scaled_formula")
+    at = reveal(open_page("scaled_formula"))            # the check waits for the prediction
     radio = at.radio(key="scaled_formula__check__softmax_needed")
     for option in radio.options:
         radio.set_value(option).run()
@@ -159,3 +163,30 @@ def test_a_charts_numbers_are_sent_only_once_their_expander_is_opened(open_page)
     at.run()
     assert len(at.dataframe) == 5
     np.testing.assert_allclose(frame_of(at, 4).to_numpy(), np.array(SEED["V"], dtype=float))
+
+
+def test_each_term_of_the_formula_says_what_it_does_its_shape_and_its_stage(open_page):
+    """The anatomy: shapes follow the inputs (checked against the trace's own matrices), stages are named."""
+    at = open_page("scaled_formula", Q="1,0,1\n0,1,0", K="1,0,0\n0,1,0\n0,0,1\n1,1,1", V="1\n2\n3\n4")
+    Q, K = np.array([[1, 0, 1], [0, 1, 0.]]), np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1.]])
+    V = np.arange(1., 5)[:, None]
+    ref = core.scaled_dot_product_attention(Q, K, V)
+
+    def shape(m):
+        return f"({m.shape[0]}×{m.shape[1]})"
+
+    expect = {
+        "Q Kᵀ": (f"{shape(Q)} · {shape(K.T)} → {shape(ref.scores)}", "① Scores"),
+        "Kᵀ": (f"{shape(K)} → {shape(K.T)}", "Why Kᵀ?"),
+        "÷ √dₖ": (f"{shape(ref.scores)} ÷ one number → {shape(ref.scaled)}", "② Scaled"),
+        "softmax": (f"{shape(ref.scaled)} → {shape(ref.weights)}", "③ Weights"),
+        "· V": (f"{shape(ref.weights)} · {shape(V)} → {shape(ref.output)}", "④ Output"),
+    }
+    for term, (said, stage) in expect.items():
+        at.segmented_control(key="sf_term").set_value(term).run()
+        box = next(i.value for i in at.info if i.value.startswith(f"**{term}.**"))
+        assert said in box and stage in box, (term, box)
+        assert "\\boxed" in at.latex[0].value
+    at.toggle(key="scale").set_value(False).run()
+    at.segmented_control(key="sf_term").set_value("÷ √dₖ").run()
+    assert "Switched off" in next(i.value for i in at.info if i.value.startswith("**÷ √dₖ.**"))

@@ -16,11 +16,12 @@ def test_page_runs_without_exception(open_page, slug):
 
 @pytest.mark.parametrize("slug", [s for s in SLUGS if s != "home"])
 def test_lesson_frame_is_complete(open_page, slug):
-    from tests._apptest import texts
+    from tests._apptest import reveal, texts
 
     at = open_page(slug)
     lesson = load_lesson(slug)
-    shown = texts(at)
+    assert "Common trap" not in texts(at), "the trap waits for the prediction it would answer"
+    shown = texts(reveal(at, slug))
     assert lesson.question in shown
     assert "Learning goal" in shown and "Common trap" in shown and "Next connection" in shown
     assert lesson.checks, f"{slug} needs a misconception check"

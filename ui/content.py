@@ -5,6 +5,7 @@ Pure Python (no Streamlit): the loader and its validation are unit-tested direct
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -13,6 +14,27 @@ from pathlib import Path
 APP_DIR = Path(__file__).resolve().parent.parent            # where app.py is
 LESSONS_DIR = APP_DIR / "assets" / "lessons"
 PAGE_FILES = "pages/{slug}.py"                               # each lesson's script, relative to APP_DIR
+
+_FIELD = re.compile(r"\{([A-Za-z_]\w*)(?::([^{}]*))?\}")
+# A brace group right after a LaTeX command, a sub- or superscript or another group is LaTeX's own
+# (\text{bank}, x^{2}, \frac{a}{b}), never a field, even when its name is one the page passes.
+_LATEX_BEFORE = re.compile(r"(\\[A-Za-z]+|[\^_}])$")
+
+
+def fill(template: str, **values: object) -> str:
+    """``template`` with each ``{name}`` or ``{name:spec}`` whose name is in ``values`` replaced by that value.
+
+    Unlike ``str.format``, every other brace stays as it is, so lesson text can hold LaTeX
+    ($\\frac{q\\cdot k}{\\sqrt{d_k}}$) and still take numbers from the page. A field written straight
+    after a LaTeX command, ^, _ or } is read as LaTeX and left alone: put a space or a word before it.
+    """
+    def put(m: re.Match) -> str:
+        name, spec = m.group(1), m.group(2)
+        if name not in values or _LATEX_BEFORE.search(template, 0, m.start()):
+            return m.group(0)
+        return format(values[name], spec or "")
+
+    return _FIELD.sub(put, template)
 
 
 @dataclass(frozen=True)
@@ -39,14 +61,23 @@ class Check:
 
     def with_options(self, options: list[str], answer: int, **values: object) -> Check:
         """A copy whose choices come from the page (e.g. the current keys), feedback from the templates."""
-        fill = {"answer": options[answer], **values}
+        values = {"answer": options[answer], **values}
         choices = tuple(
             Choice(text=o, correct=i == answer,
-                   feedback=(self.right if i == answer else self.wrong).format(picked=o, **fill))
+                   feedback=fill(self.right if i == answer else self.wrong, picked=o, **values))
             for i, o in enumerate(options)
         )
-        return Check(id=self.id, prompt=self.prompt.format(**fill), choices=choices,
-                     explanation=self.explanation.format(**fill))
+        return Check(id=self.id, prompt=fill(self.prompt, **values), choices=choices,
+                     explanation=fill(self.explanation, **values))
+
+    def with_values(self, answer: int | None = None, **values: object) -> Check:
+        """A copy with the page's numbers in every field, and (when the right choice depends on what the
+        learner has set) ``answer`` as the index of the right choice."""
+        right = self.answer if answer is None else answer
+        choices = tuple(Choice(text=fill(c.text, **values), feedback=fill(c.feedback, **values), correct=i == right)
+                        for i, c in enumerate(self.choices))
+        return Check(id=self.id, prompt=fill(self.prompt, **values), choices=choices,
+                     explanation=fill(self.explanation, **values))
 
 
 @dataclass(frozen=True)
@@ -90,12 +121,12 @@ class PageEntry:
 
 
 def _check(raw: dict, where: str) -> Check:
-    choices = tuple(Choice(text=c["text"], feedback=c["feedback"], correct=bool(c.get("correct", False)))
+    choices = tuple(Choice(text=c["text"], feedback=c.get("feedback", ""), correct=bool(c.get("correct", False)))
                     for c in raw.get("choices", []))
     dynamic = "right" in raw and "wrong" in raw
-    if not dynamic and sum(c.correct for c in choices) != 1:
-        raise ValueError(f"{where}: check '{raw.get('id')}' needs exactly one correct choice "
-                         "(or 'right' and 'wrong' feedback for choices the page supplies).")
+    if not dynamic and (sum(c.correct for c in choices) != 1 or not all(c.feedback.strip() for c in choices)):
+        raise ValueError(f"{where}: check '{raw.get('id')}' needs exactly one correct choice and feedback "
+                         "on every choice (or 'right' and 'wrong' feedback for choices the page supplies).")
     return Check(id=raw["id"], prompt=raw["prompt"], choices=choices, explanation=raw.get("explanation", ""),
                  right=raw.get("right", ""), wrong=raw.get("wrong", ""))
 
@@ -113,7 +144,7 @@ def load_lesson(slug: str) -> Lesson:
             analogy=raw["analogy"],
             goal=raw["goal"],
             foundations=tuple(raw["foundations"]),
-            trap=raw["trap"],
+            trap=raw.get("trap", ""),                   # every lesson has one (a test checks); home has none
             takeaways=tuple((t["title"], t["text"]) for t in raw["takeaways"]),
             next_text=raw["next"],
             more=raw.get("more", ""),

@@ -108,7 +108,8 @@ def rnn_race(length: int, rho: float, seed: int) -> dict:
     distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
     rnn_infl, att_infl = core.input_influence(rnn, X), core.attention_input_influence(head, X)
     ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
-    return {"rnn": rnn_infl, "attention": att_infl, "distance": distance, "ceiling": ceiling}
+    return {"rnn": rnn_infl, "attention": att_infl, "distance": distance, "ceiling": ceiling,
+            "factors": core.chain_factors(rnn, X)}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -231,6 +232,7 @@ def sqrt_dk_numbers(d_k: int, seed: int) -> dict:
     x = np.linspace(-reach, reach, 241)
     return {
         "var_raw": float(s.var()), "var_scaled": float(scaled.var()), "h_raw": h_raw, "h_scaled": h_scaled,
+        "kurtosis": core.excess_kurtosis(scaled),
         "w_raw": w_raw, "w_scaled": w_scaled, "x": x, "x_raw": x_raw, "x_scaled": x_scaled,
     }
 

@@ -15,13 +15,14 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import classroom, controls, entry, present, progress
-from ui.content import PAGE_FILES, Check, Lesson, load_lesson, neighbours
+from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
 
 
 @dataclass
 class Frame:
     text: Lesson
     link_params: dict[str, list[str]] = field(default_factory=dict)
+    _said_wait: bool = False
 
     @property
     def slug(self) -> str:
@@ -46,12 +47,34 @@ class Frame:
         with self._folded(self.text.notes[name].strip().split("**")[1] if "**" in self.text.notes[name] else "Note"):
             st.markdown(self.text.notes[name].strip())
 
-    def trap(self) -> None:
-        st.warning(f"**Common trap.** {self.text.trap.strip()}", icon=":material/warning:")
+    def revealed(self, prediction_id: str) -> bool:
+        return bool(st.session_state.get(f"{self.slug}__predict__{prediction_id}__revealed"))
 
-    def check(self, check_id: str) -> bool | None:
-        """A multiple-choice check with feedback on each option. Returns True/False once answered."""
-        c = self.text.check(check_id)
+    def _held_back(self, after: tuple[str, ...] | None) -> bool:
+        """True (and says why) while a prediction whose answer the next box would give away is unanswered.
+
+        ``after`` names those predictions; None means every prediction of the lesson.
+        """
+        waiting = [p for p in (self.text.predictions if after is None else after) if not self.revealed(p)]
+        if waiting and not self._said_wait:                  # one notice for the trap and the check below it
+            self._said_wait = True
+            st.caption("The common trap and a check follow once you have revealed this page's prediction"
+                       + ("s" if len(waiting) > 1 else "") + ": they would give its answer away.")
+        return bool(waiting)
+
+    def trap(self, after: tuple[str, ...] | None = None) -> None:
+        """The common trap, held back until the predictions it would answer (``after``) are revealed."""
+        if not self._held_back(after):
+            st.warning(f"**Common trap.** {self.text.trap.strip()}", icon=":material/warning:")
+
+    def check(self, check_id: str, after: tuple[str, ...] | None = None, **values: object) -> bool | None:
+        """A multiple-choice check with feedback on each option. Returns True/False once answered.
+
+        Held back, like the trap, until the predictions named in ``after`` (all, by default) are revealed.
+        """
+        if self._held_back(after):
+            return None
+        c = self.text.check(check_id).with_values(**values)
         key = f"{self.slug}__check__{c.id}"
         poll_id = f"{self.slug}:check:{c.id}"
         with st.container(border=True):
@@ -75,11 +98,11 @@ class Frame:
         """Ask for a prediction; return True once the learner has committed to one and revealed the answer.
 
         Choices come from the TOML file, or from the page (``options`` and the index of the ``answer``)
-        when the right answer depends on what the learner has set.
+        when the right answer depends on what the learner has set; ``values`` fill the ``{name}`` fields
+        of either, and ``answer`` alone picks which of the file's choices is right for the current state.
         """
         p: Check = self.text.predictions[prediction_id]
-        if options is not None:
-            p = p.with_options(options, answer, **values)
+        p = p.with_options(options, answer, **values) if options is not None else p.with_values(answer, **values)
         key = f"{self.slug}__predict__{p.id}"
         revealed_key = f"{key}__revealed"
         poll_id = f"{self.slug}:predict:{p.id}"
@@ -96,6 +119,9 @@ class Frame:
                     return False
                 st.session_state[revealed_key] = True
                 progress.record(self.slug, f"predict:{p.id}", choice == p.choices[p.answer].text)
+                # The whole page again, not only this fragment: the trap and the check held back below
+                # (outside the fragment) can show now.
+                st.rerun()
             picked = next((c for c in p.choices if c.text == choice), None)
             if picked is not None:
                 (st.success if picked.correct else st.error)(picked.feedback)
@@ -106,15 +132,15 @@ class Frame:
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
         """A number to work out by hand, checked against ``answer`` within the lesson's tolerance."""
         ex = self.text.exercises[exercise_id]
-        fill = {"answer": answer, **values}
+        values = {"answer": answer, **values}
         with st.container(border=True):
-            st.markdown(f"**Work it out by hand.** {ex.prompt.format(**fill)}")
+            st.markdown(f"**Work it out by hand.** {fill(ex.prompt, **values)}")
             guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001,
                                     key=f"{self.slug}__exercise__{ex.id}")
             if guess is None:
                 return None
             correct = abs(guess - answer) <= ex.tolerance
-            (st.success if correct else st.error)((ex.right if correct else ex.wrong).format(guess=guess, **fill))
+            (st.success if correct else st.error)(fill(ex.right if correct else ex.wrong, guess=guess, **values))
         progress.record(self.slug, f"exercise:{ex.id}", correct)
         return correct
 

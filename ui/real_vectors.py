@@ -14,6 +14,7 @@ import streamlit as st
 import attention_core as core
 from figures.glove import glove_pca_figure
 from ui.charts import built, chart
+from ui.content import fill
 from ui.data import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
@@ -41,7 +42,7 @@ def render_real_vectors(intro: str, key: str = "poly_real") -> None:
     the ambiguous word's ten nearest GloVe words."""
     m = _map(str(VOCAB_FILE))
     st.subheader("With real vectors")
-    st.markdown(intro.strip().format(ambiguous=m["ambiguous"]))
+    st.markdown(fill(intro.strip(), ambiguous=m["ambiguous"]))
     chart(built(glove_pca_figure, m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
           f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
           f"the star is '{m['ambiguous']}'.",

@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser import harness
 from tests.browser.conftest import SCREENSHOTS
-from ui.content import page_index
+from ui.content import load_lesson, page_index
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -60,9 +60,25 @@ def test_a_deep_link_restores_the_state_it_names(server, page):
     open_page(pg, problems, server, "scaled_formula", "scale=false&Q=0,1,0,1")
     assert not scale.is_checked()
     assert pg.get_by_role("textbox", name="Queries Q").input_value() == "0,1,0,1"
-    assert "(not applied)" in pg.locator('[data-testid="stMain"]').inner_text()
+    assert "Scaling is off" in pg.locator('[data-testid="stMain"]').inner_text()
     assert harness.chart_data(pg) != default, "the weights drawn from the deep link equal the defaults"
     assert pg.locator(EXCEPTION).count() == 0
+    assert not problems.errors, problems.errors
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_expander_renders_its_formulas_without_a_katex_error(server, page, slug):
+    """KaTeX marks what it cannot parse with .katex-error (raw red source); opened, no expander shows one."""
+    pg, problems = page
+    open_page(pg, problems, server, slug)
+    summaries = pg.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
+    for n in range(summaries.count()):
+        summaries.nth(n).click()
+    pg.wait_for_timeout(800)                              # KaTeX typesets after the expander's content mounts
+    errors = pg.locator(".katex-error")
+    assert errors.count() == 0, [errors.nth(i).get_attribute("title") for i in range(min(errors.count(), 3))]
+    if "$" in load_lesson(slug).more:                     # the test sees formulas where there are some
+        assert pg.locator('[data-testid="stMain"] .katex').count() > 0
     assert not problems.errors, problems.errors
 
 
