@@ -16,6 +16,10 @@ STAGE_TITLES = {
 }
 
 
+# What each stage's numbers are, for the axis that shows them.
+STAGE_VALUES = {"scores": "score q·k", "scaled": "scaled score", "weights": "weight α", "output": "output component"}
+
+
 def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labels: list[str]) -> go.Figure:
     """One stage of the formula: grouped bars per query row when there are few queries, a heatmap otherwise.
 
@@ -32,12 +36,14 @@ def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labe
         y_min = float(np.min(matrix))
         pad = 0.18 * max(abs(y_max), abs(y_min), 1e-9)
         yaxis = {"range": [min(0.0, y_min) - (pad if y_min < 0 else 0), max(0.0, y_max) + pad]}
-        return figure(traces, STAGE_TITLES[stage], y_title="value", yaxis=yaxis)
+        columns = "dimension of the output" if stage == "output" else "key"
+        return figure(traces, STAGE_TITLES[stage], columns, STAGE_VALUES[stage], yaxis=yaxis)
     scale = palette.WEIGHT_SCALE if stage == "weights" else palette.DIVERGING_SCALE
     heatmap = {"type": "heatmap", "z": matrix, "x": col_labels, "y": row_labels, "colorscale": scale,
                "zmid": None if stage == "weights" else 0.0, "text": np.round(matrix, 3), "texttemplate": "%{text}",
-               "hovertemplate": "%{y} → %{x}: %{z:.6f}<extra></extra>"}
-    return figure([heatmap], STAGE_TITLES[stage], yaxis={"autorange": "reversed"})
+               "hovertemplate": f"%{{y}} → %{{x}}: {STAGE_VALUES[stage]} %{{z:.6f}}<extra></extra>"}
+    columns = "dimension of the output" if stage == "output" else "key"
+    return figure([heatmap], STAGE_TITLES[stage], columns, "query", yaxis={"autorange": "reversed"})
 
 
 def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_labels: list[str]) -> go.Figure:

@@ -28,7 +28,7 @@ def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
     colours = [palette.SCORES if i <= d_k else palette.NEUTRAL for i in idx]
     bars = {"type": "bar", "x": [f"σ{i}" for i in idx], "y": values, "marker": {"color": colours},
             "text": [f"{v:.3g}" for v in values], "textposition": "outside", "cliponaxis": False}
-    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "", "size", height=300,
+    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "singular value", "size", height=300,
                   yaxis={"range": [0, max(float(values.max()), 1e-9) * 1.25]})
 
 

@@ -30,7 +30,6 @@ def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.n
             "name": GROUP_NAMES.get(group, group),
             "text": [f"<b>{words[i]}</b>" if b else words[i] for i, b in zip(idx, big, strict=True)],
             "textposition": [label_positions[i] for i in idx] if label_positions else "top center",
-            "textfont": {"size": 11},
             "marker": {"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [15 if b else 9 for b in big],
                        "symbol": "diamond" if group == "sense" else "circle",
                        "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
@@ -87,7 +86,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                   # The bars' token labels sit in the gap between the two plots.
                   xaxis2={"domain": [0.74, 1.0], "range": [0, 1.2], "anchor": "y2", "automargin": True,
                           "title": {"text": "weight α_j of each token"}},
-                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True},
+                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True, "title": {"text": "token"}},
                   override={"margin": {"b": 120}})
 
 
