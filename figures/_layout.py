@@ -167,3 +167,50 @@ def vrect(x0: float, x1: float, fillcolor: str, opacity: float) -> dict:
     """A borderless band from x0 to x1, full height: what fig.add_vrect(..., line_width=0) adds."""
     return {"type": "rect", "x0": x0, "x1": x1, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
             "fillcolor": fillcolor, "opacity": opacity, "line": {"width": 0}}
+
+
+# Where a point's label can go, and the label box's offset from the point in units of (width, height).
+_PLACES = {"top center": (-0.5, 0.25), "bottom center": (-0.5, -1.25), "middle right": (0.1, -0.5),
+           "middle left": (-1.1, -0.5), "top right": (0.05, 0.1), "top left": (-1.05, 0.1),
+           "bottom right": (0.05, -1.1), "bottom left": (-1.05, -1.1)}
+
+
+def label_places(x, y, texts: list[str], plot_px: tuple[int, int] = (420, 300), size: int = FONT) -> list[str]:
+    """A Plotly textposition per point, chosen so that no two labels overlap and no label covers a point,
+    for a plot area of about ``plot_px`` (width, height) pixels: the narrowest the chart is drawn at.
+
+    Greedy, in order of crowding (the point with the nearest neighbour first): each label takes the first
+    place whose box meets no earlier label and no other point; when none is free, the least crowded one.
+    """
+    x, y = [float(v) for v in x], [float(v) for v in y]
+    if not x:
+        return []
+    span_x = (max(x) - min(x)) or 1.0
+    span_y = (max(y) - min(y)) or 1.0
+    px_x, px_y = plot_px[0] / (span_x * 1.2), plot_px[1] / (span_y * 1.2)     # data unit → px, with padding
+    points = [(a * px_x, b * px_y) for a, b in zip(x, y, strict=True)]
+    line = size * 1.25
+
+    def box(i: int, place: str) -> tuple[float, float, float, float]:
+        w = 0.6 * size * max(len(str(texts[i])), 1)
+        dx, dy = _PLACES[place]
+        left, bottom = points[i][0] + dx * w + (6 if dx > 0 else -6 if dx < -0.9 else 0), points[i][1] + dy * line
+        return left, bottom, left + w, bottom + line
+
+    def meets(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def nearest(i: int) -> float:
+        return min((abs(points[i][0] - p[0]) + abs(points[i][1] - p[1]) for j, p in enumerate(points) if j != i),
+                   default=1e9)
+
+    placed: dict[int, tuple] = {}
+    chosen = ["top center"] * len(x)
+    for i in sorted(range(len(x)), key=nearest):
+        def clashes(place: str, i: int = i) -> int:
+            b = box(i, place)
+            dots = sum(meets(b, (p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5)) for j, p in enumerate(points) if j != i)
+            return sum(meets(b, other) for other in placed.values()) * 3 + dots
+        best = min(_PLACES, key=lambda place: (clashes(place), list(_PLACES).index(place)))
+        chosen[i], placed[i] = best, box(i, best)
+    return chosen

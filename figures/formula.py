@@ -57,13 +57,17 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
     output = np.atleast_2d(np.asarray(output, dtype=float))
     if V.shape[1] == 2:
         sizes = 14 + 30 * np.asarray(weights, dtype=float)[0]
+        # The highest output is labelled above its star and the others below theirs: two labels on the
+        # same side of two nearby stars ran into each other.
+        top = int(np.argmax(output[:, 1]))
+        where = ["top center" if i == top else "bottom center" for i in range(len(output))]
         traces = [
             {"type": "scatter", "x": V[:, 0], "y": V[:, 1], "mode": "markers+text", "name": "values vⱼ",
              "text": value_labels, "textposition": "top center",
              "marker": {"color": palette.VALUE, "size": sizes, "opacity": 0.55,
                         "line": {"color": palette.VALUE, "width": 2}}},
             {"type": "scatter", "x": output[:, 0], "y": output[:, 1], "mode": "markers+text", "name": "output",
-             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": "bottom center",
+             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": where,
              "marker": {"color": palette.SCORES, "size": 14, "symbol": "star"}},
         ]
         return figure(traces, STAGE_TITLES["output"], "component 1", "component 2",

@@ -34,12 +34,17 @@ def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                        "symbol": "diamond" if group == "sense" else "circle",
                        "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
         })
+    # With z on the map, the two labels go to opposite sides, each away from the other point, so the
+    # arrow between them never carries one label into the other.
+    right = z is not None and float(z[0]) >= float(static[0])
+    static_place = "bottom center" if z is None else "middle left" if right else "middle right"
     traces.append({"type": "scatter", "x": [static[0]], "y": [static[1]], "mode": "markers+text",
-                   "name": "static bank", "text": ["static bank"], "textposition": "bottom center",
+                   "name": "static bank", "text": ["static bank"], "textposition": static_place,
                    "marker": {"color": palette.NEUTRAL, "size": 14, "symbol": "x"}})
     if z is not None:
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text",
-                       "name": "contextual bank z", "text": ["z"], "textposition": "middle right",
+                       "name": "contextual bank z", "text": ["z"],
+                       "textposition": "middle right" if right else "middle left",
                        "marker": {"color": palette.OUTPUT, "size": 16, "symbol": "star"}})
         # Drawn last, not a legend entry of its own; its head stops a star's radius short of z so it shows.
         step = np.asarray(z, dtype=float) - static
