@@ -82,7 +82,8 @@ def formula_latex(upto: int = 5) -> str:
     Steps, read left to right as in the lesson: 1 QKᵀ, 2 the transpose, 3 ÷√dₖ, 4 softmax, 5 ·V.
     """
     def colour(step: int, hex_colour: str, tex: str) -> str:
-        return rf"\textcolor{{{hex_colour if step <= upto else palette.NEUTRAL}}}{{{tex}}}"
+        shade = palette.TEXT_SHADES.get(hex_colour, hex_colour) if step <= upto else palette.NEUTRAL
+        return rf"\textcolor{{{shade}}}{{{tex}}}"
 
     qk = colour(1, palette.SCORES, "Q") + colour(1, palette.SCORES, "K") + "^{" + colour(2, palette.KEY, r"\top") + "}"
     softmax = colour(4, palette.WEIGHTS, r"\operatorname{softmax}")

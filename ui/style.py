@@ -1,0 +1,28 @@
+"""The site's static CSS: constant strings only, never anything a learner typed or a link carried."""
+
+from __future__ import annotations
+
+# Every page, every mode.
+SITE_CSS = """
+<style>
+  /* Captions: Streamlit's faded grey is 3.88:1 on white; the body colour at 80% is above 5:1 in both themes. */
+  [data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.8; }
+  /* The lesson's question is its h2; sized as the h4 it used to be, below the page title. */
+  .st-key-lesson_question h2 { font-size: 1.35rem; font-weight: 600; padding: 0.25rem 0 0.5rem 0; }
+  /* A clearly visible keyboard focus on radios and the sidebar's links, in the text colour of either theme. */
+  [data-testid="stRadio"] label:has(input:focus-visible),
+  [data-testid="stSidebarNav"] a:focus-visible,
+  [data-testid="stPageLink"] a:focus-visible {
+    outline: 3px solid currentColor; outline-offset: 2px; border-radius: 4px; }
+  /* Lesson titles in the sidebar wrap instead of being cut off with an ellipsis. */
+  [data-testid="stSidebarNav"] span { white-space: normal !important; overflow: visible !important;
+                                      text-overflow: clip !important; }
+  /* The step bar's buttons keep their words on one line. */
+  [class*="__step__bar"] button { white-space: nowrap; padding-left: 0.7rem; padding-right: 0.7rem; }
+  [class*="__step__bar"] button p { white-space: nowrap; }
+  /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
+  @media (prefers-color-scheme: dark) {
+    [data-baseweb="tag"] span, [data-baseweb="tag"] svg { color: #0E1117 !important; fill: #0E1117; }
+  }
+</style>
+"""
