@@ -21,6 +21,8 @@ PRESENTER_CSS = """
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
   h1 { font-size: 2.6rem !important; }
   .stButton button { font-size: 1.1rem; padding: 0.5rem 1.4rem; }
+  /* The sidebar stays at its usual size: larger, its wrapped titles would push the switch out of view. */
+  [data-testid="stSidebarNav"] p, [data-testid="stNavSectionHeader"] p { font-size: 0.8rem; }
 </style>
 """
 
@@ -62,11 +64,20 @@ _CLICKER_JS = """
   window.__attnSteps = {next: "%(next)s", back: "%(back)s", bar: "%(bar)s"};
   var bar = function () { return document.querySelector(".st-key-" + window.__attnSteps.bar); };
   if (window.__attnStepsPage !== location.pathname) {
+    // Charts above the bar still grow for a moment after the run; hold the bar in view until they settle.
     window.__attnStepsPage = location.pathname;
-    setTimeout(function () {
+    var tries = 0;
+    window.__attnStepMoved = false;
+    var hold = function () {
+      if (window.__attnStepMoved) return;
       var b = bar();
-      if (b && b.getBoundingClientRect().top > window.innerHeight - 120) b.scrollIntoView({block: "start"});
-    }, 300);
+      if (b) {
+        var top = b.getBoundingClientRect().top;
+        if (top > window.innerHeight - 140 || top < 0) b.scrollIntoView({block: "start"});
+      }
+      if (++tries < 12 && !window.__attnStepMoved) setTimeout(hold, 250);
+    };
+    setTimeout(hold, 200);
   }
   if (window.__attnStepsInstalled) return;
   window.__attnStepsInstalled = true;
@@ -76,6 +87,7 @@ _CLICKER_JS = """
   };
   var status = function () { var b = bar(); return b ? b.innerText : ""; };
   var follow = function (forward, before, seen) {
+    window.__attnStepMoved = true;
     var started = Date.now();
     var poll = function () {
       var b = bar();

@@ -15,8 +15,14 @@ SITE_CSS = """
   [data-testid="stPageLink"] a:focus-visible {
     outline: 3px solid currentColor; outline-offset: 2px; border-radius: 4px; }
   /* Lesson titles in the sidebar wrap instead of being cut off with an ellipsis. */
-  [data-testid="stSidebarNav"] span { white-space: normal !important; overflow: visible !important;
-                                      text-overflow: clip !important; }
+  [data-testid="stSidebarNav"] .stMarkdownEllipsis, [data-testid="stSidebarNav"] .stMarkdownEllipsis p,
+  [data-testid="stNavSectionHeader"] .stMarkdownEllipsis, [data-testid="stNavSectionHeader"] .stMarkdownEllipsis p {
+    white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+  [data-testid="stSidebarNav"] .stMarkdownEllipsis p, [data-testid="stNavSectionHeader"] p { line-height: 1.3; }
+  [data-testid="stSidebarNavLink"] { height: auto !important; min-height: 2rem; }
+  /* What a presenter's step scrolls to clears the app's fixed top bar. */
+  [data-testid="stMain"] [data-testid="stElementContainer"], [data-testid="stMain"] [data-testid="stExpander"],
+  [class*="__step__bar"] { scroll-margin-top: 4.5rem; }
   /* The step bar's buttons keep their words on one line. */
   [class*="__step__bar"] button { white-space: nowrap; padding-left: 0.7rem; padding-right: 0.7rem; }
   [class*="__step__bar"] button p { white-space: nowrap; }

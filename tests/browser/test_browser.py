@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SLUGS = [p.slug for p in page_index()]
 EXCEPTION = '[data-testid="stException"]'
+IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
 def open_page(pg, problems, base: str, slug: str, query: str = "") -> None:
@@ -138,4 +139,48 @@ def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
     pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 5')", timeout=60_000)
     assert "Step 1 of 5" in main.inner_text()
     assert pg.locator(EXCEPTION).count() == 0
+    assert not problems.errors, problems.errors
+
+
+@pytest.mark.skipif("projection" not in SLUGS, reason="the projection page is not in the lesson index")
+def test_clicker_keys_step_past_a_focused_slider_and_the_view_follows_the_step(server, page):
+    """PageDown with a slider focused steps (the slider keeps its value); the view then shows what the step
+    revealed; PageUp brings the step bar into view, not the footer; the URL carries the step."""
+    pg, problems = page
+    pg.set_viewport_size({"width": 1024, "height": 768})
+    open_page(pg, problems, server, "projection", "present=1")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 2')", timeout=60_000)
+    pg.wait_for_timeout(3500)                              # the load-time hold on the step bar ends
+    bar = pg.locator(".st-key-projection__step__bar")
+    assert 0 <= bar.bounding_box()["y"] < 768, "the step bar is on screen after loading"
+    slider = pg.locator(harness.SLIDER_INPUT).first
+    slider.focus()
+    before = slider.input_value()
+    pg.keyboard.press("PageDown")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 2 of 2')", timeout=60_000)
+    heading = pg.get_by_text("Swap the plane and the runway", exact=True).last
+    pg.wait_for_function(IN_VIEW_JS, arg=heading.element_handle(), timeout=20_000)
+    assert pg.locator(harness.SLIDER_INPUT).first.input_value() == before, "the key moved the slider"
+    assert "step=2" in pg.url
+    pg.keyboard.press("PageUp")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 2')", timeout=60_000)
+    pg.wait_for_function("el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2 }",
+                         arg=bar.element_handle(), timeout=20_000)
+    assert "step=1" in pg.url
+    assert not problems.errors, problems.errors
+
+
+@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
+def test_a_shared_presenter_link_opens_at_its_step_with_the_bar_on_screen(server, page):
+    pg, problems = page
+    pg.set_viewport_size({"width": 1024, "height": 768})
+    open_page(pg, problems, server, "scaled_formula", "present=1&step=3")
+    pg.wait_for_function("() => document.body.innerText.includes('Step 3 of 5')", timeout=60_000)
+    bar = pg.locator(".st-key-scaled_formula__step__bar")
+    pg.wait_for_function(IN_VIEW_JS, arg=bar.element_handle(), timeout=20_000)
+    # At 1024 px with the sidebar open, the step buttons and the lesson titles are not cut short.
+    cut = pg.evaluate("""() => [...document.querySelectorAll(
+        '.st-key-scaled_formula__step__bar button p, [data-testid=stSidebarNav] p')]
+        .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.innerText)""")
+    assert not cut, cut
     assert not problems.errors, problems.errors
