@@ -171,6 +171,7 @@ class Frame:
             if pop.open:
                 st.caption("Copy this link to open the page with every control exactly as it is now.")
                 st.code(view_link(self.slug), language=None, wrap_lines=True)
+        progress.sync({p.slug for p in content.page_index()})
 
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""

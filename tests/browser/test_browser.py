@@ -184,3 +184,25 @@ def test_a_shared_presenter_link_opens_at_its_step_with_the_bar_on_screen(server
         .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.innerText)""")
     assert not cut, cut
     assert not problems.errors, problems.errors
+
+
+@pytest.mark.skipif("projection" not in SLUGS, reason="the projection page is not in the lesson index")
+def test_progress_survives_a_reload_and_forget_clears_it(server, page):
+    pg, problems = page
+    open_page(pg, problems, server, "projection")
+    check = pg.locator('[data-testid="stMain"] [data-testid="stRadio"]').filter(has_text="Check yourself")
+    check.locator("label").first.click()
+    pg.wait_for_function("() => localStorage.getItem('attention_progress_v1') !== null"
+                         " && localStorage.getItem('attention_progress_v1').includes('check:')", timeout=60_000)
+    open_page(pg, problems, server, "home")                # a new page load: a new session, same browser
+    pg.wait_for_function("() => document.body.innerText.includes('questions right first time')", timeout=60_000)
+    pg.reload()
+    pg.wait_for_function("() => document.body.innerText.includes('questions right first time')", timeout=60_000)
+    pg.get_by_role("button", name="Forget my progress").click()
+    pg.wait_for_function("() => localStorage.getItem('attention_progress_v1') === null", timeout=60_000)
+    pg.wait_for_function("() => !document.body.innerText.includes('questions right first time')", timeout=60_000)
+    pg.reload()
+    pg.wait_for_selector("h1", timeout=60_000)
+    pg.wait_for_timeout(3000)
+    assert "questions right first time" not in pg.locator('[data-testid="stMain"]').inner_text()
+    assert not problems.errors, problems.errors
