@@ -28,7 +28,11 @@ SITE_CSS = """
   [class*="__step__bar"] button p { white-space: nowrap; }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
   @media (prefers-color-scheme: dark) {
-    [data-baseweb="tag"] span, [data-baseweb="tag"] svg { color: #0E1117 !important; fill: #0E1117; }
+    [data-testid="stMultiSelect"] [data-baseweb="tag"], [data-testid="stMultiSelect"] [data-baseweb="tag"] span,
+    [data-testid="stMultiSelect"] span[title] { color: #0E1117 !important; }
+    [data-testid="stMultiSelect"] [data-baseweb="tag"] svg { fill: #0E1117 !important; color: #0E1117 !important; }
+    /* The formula's "softmax" is a deep blue for white (figures/palette.py TEXT_SHADES); sky blue on dark. */
+    .katex [style*="#1F78B4" i] { color: #56B4E9 !important; }
   }
 </style>
 """
