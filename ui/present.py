@@ -40,7 +40,7 @@ def sidebar_toggle() -> None:
         st.session_state[_KEY] = str(st.query_params.get("present", "")).lower() in _ON
     st.sidebar.toggle("Presenter mode", value=st.session_state[_KEY], key=_SWITCH, on_change=_flip,
                       help="Large type for a projector; prose folded; Page Down / Page Up step through reveals.")
-    st.sidebar.html(SITE_CSS)
+    st.html(SITE_CSS)                                  # style only: Streamlit gives it no space
     if st.session_state[_KEY]:
         st.query_params["present"] = "1"
         st.html(PRESENTER_CSS)

@@ -7,6 +7,7 @@ SITE_CSS = """
 <style>
   /* Captions: Streamlit's faded grey is 3.88:1 on white; the body colour at 80% is above 5:1 in both themes. */
   [data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.8; }
+  [data-testid="stCaptionContainer"] p, [data-testid="stCaptionContainer"] li { color: inherit !important; }
   /* The lesson's question is its h2; sized as the h4 it used to be, below the page title. */
   .st-key-lesson_question h2 { font-size: 1.35rem; font-weight: 600; padding: 0.25rem 0 0.5rem 0; }
   /* A clearly visible keyboard focus on radios and the sidebar's links, in the text colour of either theme. */
@@ -32,7 +33,7 @@ SITE_CSS = """
     [data-testid="stMultiSelect"] span[title] { color: #0E1117 !important; }
     [data-testid="stMultiSelect"] [data-baseweb="tag"] svg { fill: #0E1117 !important; color: #0E1117 !important; }
     /* The formula's "softmax" is a deep blue for white (figures/palette.py TEXT_SHADES); sky blue on dark. */
-    .katex [style*="#1F78B4" i] { color: #56B4E9 !important; }
+    .katex [style*="rgb(31, 120, 180)"], .katex [style*="#1f78b4" i] { color: #56B4E9 !important; }
   }
 </style>
 """
