@@ -11,19 +11,25 @@ import textwrap
 
 import plotly.graph_objects as go
 
+# Smallest type on any chart, in px: tick, token and word labels read from the back row and on a phone.
+# Presenter mode (ui/charts.py) scales every size by PRESENTER_SCALE, so 14 becomes at least 18.
+FONT = 14
+TITLE_FONT = 17
+PRESENTER_SCALE = 18 / 14
+
 # Room, in px, for numeric tick labels plus an axis title (left, bottom), a title (top), one legend row;
 # on the right, for half of a last x tick label such as "100" that falls on the axis's end.
-MARGIN = {"l": 82, "r": 28, "t": 50, "b": 72}
+MARGIN = {"l": 90, "r": 30, "t": 56, "b": 78}
 LEGEND_ROW = 36
 # Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
 LABEL_PAD, TITLED_LABEL_PAD = 56, 64
 
 
-def text_px(labels, size: int = 12) -> int:
+def text_px(labels, size: int = FONT) -> int:
     """About how wide the longest label (its longest line) draws at this font size, in px: for a margin
     that holds text labels (a learner's tokens, a list of titles) without making Plotly grow it."""
     longest = max((len(line) for t in labels for line in str(t).split("<br>")), default=0)
-    return int(0.5 * size * longest) + 6
+    return int(0.55 * size * longest) + 6
 
 
 def wrapped(label: str, width: int = 14) -> str:
@@ -43,7 +49,9 @@ def _merge(base: dict, extra: dict) -> dict:
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:
     """Title, axis titles, compact margins and a clear background: what every figure on the site shares."""
     return {
-        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 15}},
+        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": TITLE_FONT}},
+        "font": {"size": FONT},
+        "hoverlabel": {"font": {"size": FONT}},
         "height": height + (30 if legend else 0),
         # A horizontal legend hangs under the x-axis title, with the bottom margin to hold both. The margins
         # already hold the tick labels and axis titles: when automargin has to grow one, Plotly lays the
@@ -72,7 +80,66 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
     merged = _merge(layout, _common(title, x_title, y_title, height, legend=legend))
     if override:
         merged = _merge(merged, override)
-    return go.Figure({"data": traces, "layout": merged})
+    return go.Figure({"data": [_with_hover(t, merged) for t in traces], "layout": merged})
+
+
+def _axis_title(layout: dict, ref: str) -> str:
+    """The title of axis ``ref`` ("x", "y2"...) in a layout dict, without markup."""
+    name = ("xaxis" if ref[0] == "x" else "yaxis") + ref[1:]
+    title = layout.get(name, {}).get("title", {})
+    return str(title.get("text", "") if isinstance(title, dict) else title or "").replace("<br>", " ")
+
+
+def _numeric(values) -> bool:
+    try:
+        return len(values) > 0 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in list(values))
+    except TypeError:
+        return False
+
+
+def _with_hover(trace: dict, layout: dict) -> dict:
+    """``trace`` with a hover that names what it shows (its name and its axes' titles), unless it has its
+    own or skips hover: Plotly's default is a bare "(32, 2.397807)"."""
+    if "hovertemplate" in trace or trace.get("hoverinfo") == "skip":
+        return trace
+    kind = trace.get("type", "scatter")
+    name = str(trace.get("name") or "")
+    if kind == "scatterternary":
+        axes = layout.get("ternary", {})
+        parts = [f"{axes.get(a + 'axis', {}).get('title', {}).get('text', a)}: %{{{a}:.3f}}" for a in "abc"]
+        return trace | {"hovertemplate": "<br>".join(parts) + f"<extra>{name}</extra>"}
+    x_title = _axis_title(layout, trace.get("xaxis", "x")) or "x"
+    y_title = _axis_title(layout, trace.get("yaxis", "y")) or "y"
+    if kind == "heatmap":
+        return trace | {"hovertemplate": f"{y_title} %{{y}} → {x_title} %{{x}}: %{{z:.4g}}<extra></extra>"}
+    fx = ":.4g" if _numeric(trace.get("x", ())) else ""
+    fy = ":.4g" if _numeric(trace.get("y", ())) else ""
+    head = "%{text}<br>" if "text" in str(trace.get("mode", "")) and trace.get("text") is not None else ""
+    return trace | {"hovertemplate": f"{head}{x_title}: %{{x{fx}}}<br>{y_title}: %{{y{fy}}}<extra>{name}</extra>"}
+
+
+def _scaled_fonts(node: object, factor: float, inside_font: bool = False) -> object:
+    """A copy of a figure dict with every font size multiplied by ``factor`` (rounded up)."""
+    if isinstance(node, dict):
+        return {k: (max(int(v * factor + 0.999), 1) if inside_font and k == "size" and isinstance(v, int | float)
+                    else _scaled_fonts(v, factor, inside_font or "font" in k))
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [_scaled_fonts(v, factor, inside_font) for v in node]
+    return node
+
+
+def presented(fig: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
+    """A copy of ``fig`` for a projector: every font size times ``factor`` (14 px becomes 18 px), and the
+    figure and its margins that much taller and wider, so the larger labels keep their room."""
+    data = fig.to_dict()
+    layout = _scaled_fonts(data.get("layout", {}), factor)
+    layout["font"] = {**layout.get("font", {}), "size": int(layout.get("font", {}).get("size", FONT) * factor + 0.999)}
+    layout["height"] = int((layout.get("height") or 320) * 1.4)
+    if "margin" in layout:
+        layout["margin"] = {k: int(v * factor) if isinstance(v, int | float) else v
+                            for k, v in layout["margin"].items()}
+    return go.Figure({"data": _scaled_fonts(data.get("data", []), factor), "layout": layout})
 
 
 def arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> dict:
@@ -100,3 +167,50 @@ def vrect(x0: float, x1: float, fillcolor: str, opacity: float) -> dict:
     """A borderless band from x0 to x1, full height: what fig.add_vrect(..., line_width=0) adds."""
     return {"type": "rect", "x0": x0, "x1": x1, "xref": "x", "y0": 0, "y1": 1, "yref": "y domain",
             "fillcolor": fillcolor, "opacity": opacity, "line": {"width": 0}}
+
+
+# Where a point's label can go, and the label box's offset from the point in units of (width, height).
+_PLACES = {"top center": (-0.5, 0.25), "bottom center": (-0.5, -1.25), "middle right": (0.1, -0.5),
+           "middle left": (-1.1, -0.5), "top right": (0.05, 0.1), "top left": (-1.05, 0.1),
+           "bottom right": (0.05, -1.1), "bottom left": (-1.05, -1.1)}
+
+
+def label_places(x, y, texts: list[str], plot_px: tuple[int, int] = (420, 300), size: int = FONT) -> list[str]:
+    """A Plotly textposition per point, chosen so that no two labels overlap and no label covers a point,
+    for a plot area of about ``plot_px`` (width, height) pixels: the narrowest the chart is drawn at.
+
+    Greedy, in order of crowding (the point with the nearest neighbour first): each label takes the first
+    place whose box meets no earlier label and no other point; when none is free, the least crowded one.
+    """
+    x, y = [float(v) for v in x], [float(v) for v in y]
+    if not x:
+        return []
+    span_x = (max(x) - min(x)) or 1.0
+    span_y = (max(y) - min(y)) or 1.0
+    px_x, px_y = plot_px[0] / (span_x * 1.2), plot_px[1] / (span_y * 1.2)     # data unit → px, with padding
+    points = [(a * px_x, b * px_y) for a, b in zip(x, y, strict=True)]
+    line = size * 1.25
+
+    def box(i: int, place: str) -> tuple[float, float, float, float]:
+        w = 0.6 * size * max(len(str(texts[i])), 1)
+        dx, dy = _PLACES[place]
+        left, bottom = points[i][0] + dx * w + (6 if dx > 0 else -6 if dx < -0.9 else 0), points[i][1] + dy * line
+        return left, bottom, left + w, bottom + line
+
+    def meets(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def nearest(i: int) -> float:
+        return min((abs(points[i][0] - p[0]) + abs(points[i][1] - p[1]) for j, p in enumerate(points) if j != i),
+                   default=1e9)
+
+    placed: dict[int, tuple] = {}
+    chosen = ["top center"] * len(x)
+    for i in sorted(range(len(x)), key=nearest):
+        def clashes(place: str, i: int = i) -> int:
+            b = box(i, place)
+            dots = sum(meets(b, (p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5)) for j, p in enumerate(points) if j != i)
+            return sum(meets(b, other) for other in placed.values()) * 3 + dots
+        best = min(_PLACES, key=lambda place: (clashes(place), list(_PLACES).index(place)))
+        chosen[i], placed[i] = best, box(i, best)
+    return chosen

@@ -19,9 +19,11 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
     # clips it to the subplot) or into the tick labels, wherever the dot happened to be.
     shares = f"({w[0]:.2f}, {w[1]:.2f}, {w[2]:.2f})"
     point = {"type": "scatterternary", "a": [w[0]], "b": [w[1]], "c": [w[2]], "mode": "markers",
-             "name": "weights α", "hovertemplate": f"α = {shares}<extra></extra>",
+             "name": "weights α", "hovertemplate": f"α = {shares}<extra></extra>", "cliponaxis": False,
              "marker": {"color": palette.WEIGHTS, "size": 16, "line": {"color": "#333333", "width": 1}}}
-    axis = {"min": 0, "ticks": "outside", "tickformat": ".1f", "showgrid": True, "gridcolor": "#cccccc"}
+    # Ticks inside the edges only: at each corner the 0 of one axis and the 1.0 of the next met and collided.
+    axis = {"min": 0, "ticks": "outside", "tickvals": [0.2, 0.4, 0.6, 0.8], "tickformat": ".1f", "showgrid": True,
+            "gridcolor": "#cccccc"}
     ternary = {
         "sum": 1, "bgcolor": "rgba(0,0,0,0)",
         "aaxis": {**axis, "title": {"text": f"α {labels[0]}"}},

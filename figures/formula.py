@@ -16,6 +16,10 @@ STAGE_TITLES = {
 }
 
 
+# What each stage's numbers are, for the axis that shows them.
+STAGE_VALUES = {"scores": "score q·k", "scaled": "scaled score", "weights": "weight α", "output": "output component"}
+
+
 def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labels: list[str]) -> go.Figure:
     """One stage of the formula: grouped bars per query row when there are few queries, a heatmap otherwise.
 
@@ -32,12 +36,14 @@ def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labe
         y_min = float(np.min(matrix))
         pad = 0.18 * max(abs(y_max), abs(y_min), 1e-9)
         yaxis = {"range": [min(0.0, y_min) - (pad if y_min < 0 else 0), max(0.0, y_max) + pad]}
-        return figure(traces, STAGE_TITLES[stage], y_title="value", yaxis=yaxis)
+        columns = "dimension of the output" if stage == "output" else "key"
+        return figure(traces, STAGE_TITLES[stage], columns, STAGE_VALUES[stage], yaxis=yaxis)
     scale = palette.WEIGHT_SCALE if stage == "weights" else palette.DIVERGING_SCALE
     heatmap = {"type": "heatmap", "z": matrix, "x": col_labels, "y": row_labels, "colorscale": scale,
                "zmid": None if stage == "weights" else 0.0, "text": np.round(matrix, 3), "texttemplate": "%{text}",
-               "hovertemplate": "%{y} → %{x}: %{z:.6f}<extra></extra>"}
-    return figure([heatmap], STAGE_TITLES[stage], yaxis={"autorange": "reversed"})
+               "hovertemplate": f"%{{y}} → %{{x}}: {STAGE_VALUES[stage]} %{{z:.6f}}<extra></extra>"}
+    columns = "dimension of the output" if stage == "output" else "key"
+    return figure([heatmap], STAGE_TITLES[stage], columns, "query", yaxis={"autorange": "reversed"})
 
 
 def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_labels: list[str]) -> go.Figure:
@@ -51,13 +57,17 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
     output = np.atleast_2d(np.asarray(output, dtype=float))
     if V.shape[1] == 2:
         sizes = 14 + 30 * np.asarray(weights, dtype=float)[0]
+        # The highest output is labelled above its star and the others below theirs: two labels on the
+        # same side of two nearby stars ran into each other.
+        top = int(np.argmax(output[:, 1]))
+        where = ["top center" if i == top else "bottom center" for i in range(len(output))]
         traces = [
             {"type": "scatter", "x": V[:, 0], "y": V[:, 1], "mode": "markers+text", "name": "values vⱼ",
              "text": value_labels, "textposition": "top center",
              "marker": {"color": palette.VALUE, "size": sizes, "opacity": 0.55,
                         "line": {"color": palette.VALUE, "width": 2}}},
             {"type": "scatter", "x": output[:, 0], "y": output[:, 1], "mode": "markers+text", "name": "output",
-             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": "bottom center",
+             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": where,
              "marker": {"color": palette.SCORES, "size": 14, "symbol": "star"}},
         ]
         return figure(traces, STAGE_TITLES["output"], "component 1", "component 2",
@@ -73,7 +83,8 @@ def formula_latex(upto: int = 5, focus: int | None = None) -> str:
     Steps, read left to right as in the lesson: 1 QKᵀ, 2 the transpose, 3 ÷√dₖ, 4 softmax, 5 ·V.
     """
     def colour(step: int, hex_colour: str, tex: str) -> str:
-        return rf"\textcolor{{{hex_colour if step <= upto else palette.NEUTRAL}}}{{{tex}}}"
+        shade = palette.TEXT_SHADES.get(hex_colour, hex_colour) if step <= upto else palette.NEUTRAL
+        return rf"\textcolor{{{shade}}}{{{tex}}}"
 
     def box(step: int, tex: str) -> str:
         return rf"\boxed{{{tex}}}" if step == focus else tex

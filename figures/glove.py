@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure
+from ._layout import figure, label_places
 from .text import plotly_literal as escape
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
@@ -23,13 +23,14 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
     if coords.shape != (len(words), 2) or len(groups) != len(words):
         raise ValueError(f"Need one (x, y) and one group per word, got {coords.shape} for {len(words)} words.")
     colours = iter(GROUP_COLOURS * 4)
+    places = label_places(coords[:, 0], coords[:, 1], list(words))
     traces = []
     for group in dict.fromkeys(groups):
         idx = [i for i, g in enumerate(groups) if g == group]
         colour = palette.NEUTRAL if group == ambiguous else next(colours)
         traces.append({
             "type": "scatter", "x": coords[idx, 0], "y": coords[idx, 1], "mode": "markers+text", "name": escape(group),
-            "text": [escape(words[i]) for i in idx], "textposition": "top center",
+            "text": [escape(words[i]) for i in idx], "textposition": [places[i] for i in idx],
             "marker": {"color": colour, "size": 14 if group == ambiguous else 10,
                        "symbol": "star" if group == ambiguous else "circle"},
             "hovertemplate": "%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",

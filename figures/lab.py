@@ -12,8 +12,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, vrect
+from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px, vrect, wrapped
 from .text import plotly_literal as escape
+
+# Token labels stand upright under the x-axis (never slanted) and at FONT px on both axes; past these
+# counts only every n-th token is labelled, so the labels never overlap (the hover names every cell).
+X_LABELS, ROW_PX = 24, 20
 
 SENSE_COLOURS = [palette.VALUE, palette.KEY, palette.QUERY, palette.SCALED]
 PAIR_COLOURS = [palette.SCORES, palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED, palette.WEIGHTS]
@@ -49,16 +53,23 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
                "zmax": max(float(weights.max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                "hovertemplate": "%{y} → %{x}: %{z:.3f}<extra></extra>",
                "colorbar": {"title": {"text": "weight"}, "thickness": 12}}
-    font = 12 if T <= 24 else 10 if T <= 48 else 7
-    height = int(min(max(380, 18 * T + 140), 1400))
-    ticks = {"type": "category", "tickmode": "array", "tickvals": cats, "ticktext": text, "tickfont": {"size": font}}
+    height = int(min(max(380, ROW_PX * T + 160), 1400))
+    rows = -(-T * ROW_PX // (height - 160))                  # label every rows-th token on the y-axis
+    cols = -(-T // X_LABELS)
     return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, override={
-        "xaxis": {**ticks, "tickangle": -60, "side": "bottom"},
-        "yaxis": {**ticks, "autorange": "reversed"},
-        # Room for the longest token, upright on the left and at 60° below; r holds the colour bar.
-        "margin": {"l": text_px(text, font) + TITLED_LABEL_PAD, "r": 88, "t": 50,
-                   "b": int(0.87 * text_px(text, font)) + 70},
+        "xaxis": {**_ticks(text, cols, cats), "tickangle": -90, "side": "bottom"},
+        "yaxis": {**_ticks(text, rows, cats), "autorange": "reversed"},
+        # Room for the longest token, across on the left and upright below; r holds the colour bar.
+        "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 96, "t": 56, "b": text_px(text) + 76},
     })
+
+
+def _ticks(text: list[str], every: int, categories: list[str] | None = None) -> dict:
+    """Tick labels for every ``every``-th token position (or its category, on a category axis), at the common
+    size."""
+    pos = list(range(0, len(text), max(every, 1)))
+    values = pos if categories is None else [categories[i] for i in pos]
+    return {"tickvals": values, "ticktext": [text[i] for i in pos], "tickfont": {"size": FONT}}
 
 
 def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -> go.Figure:
@@ -68,26 +79,29 @@ def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -
     colours = [palette.KEY if j == query else palette.WEIGHTS for j in pos]
     bars = {"type": "bar", "x": pos, "y": row, "marker": {"color": colours}, "customdata": labels(tokens),
             "hovertemplate": "%{customdata}: %{y:.3f}<extra></extra>"}
-    longest = text_px(labels(tokens), 12 if len(tokens) <= 30 else 8)
-    return figure([bars], title, "attended to (key)", "weight", height=340, override={
-        "margin": {"b": int(0.87 * longest) + 62},
-        "xaxis": {"tickvals": pos, "ticktext": labels(tokens), "tickangle": -60,
-                  "tickfont": {"size": 12 if len(tokens) <= 30 else 8}},
+    text = labels(tokens)
+    return figure([bars], title, "attended to (key)", "weight", height=360, override={
+        "margin": {"b": text_px(text) + 70},
+        "xaxis": {**_ticks(text, -(-len(tokens) // X_LABELS)), "tickangle": -90},
         "yaxis": {"range": [0, max(1e-6, float(row.max())) * 1.1]},
     })
 
 
 def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray], title: str) -> go.Figure:
     """One line per sentence pair: the cosine of the word's two vectors at each layer."""
+    # One legend entry a row, each wrapped to a phone's width: a long pair's name ran off the chart.
+    names = [wrapped(short(name, 72), 32) for name in curves]
     traces = [{"type": "scatter", "x": list(layer_labels), "y": np.asarray(values), "mode": "lines+markers",
-               "name": short(name, 60), "line": {"color": PAIR_COLOURS[n % len(PAIR_COLOURS)], "width": 3},
-               "hovertemplate": "%{x}: %{y:.3f}<extra></extra>"}
-              for n, (name, values) in enumerate(curves.items())]
+               "name": names[n], "line": {"color": PAIR_COLOURS[n % len(PAIR_COLOURS)], "width": 3},
+               "hovertemplate": f"{names[n]}<br>%{{x}}: cosine %{{y:.3f}}<extra></extra>"}
+              for n, values in enumerate(curves.values())]
+    legend_px = 24 * sum(name.count("<br>") + 1 for name in names)
     before = vrect(-0.5, 1.5, palette.NEUTRAL, 0.12)
     label = {"text": "before attention", "showarrow": False, "x": -0.5, "xref": "x", "xanchor": "left",
              "y": 0, "yref": "y domain", "yanchor": "bottom"}                 # add_vrect's "bottom left"
-    return figure(traces, title, "", "cosine similarity", height=380, shapes=[before], annotations=[label],
-                  override={"margin": {"b": 132}})
+    return figure(traces, title, "layer", "cosine similarity", height=320 + legend_px, shapes=[before],
+                  annotations=[label], override={"margin": {"b": 110 + legend_px},
+                                                 "legend": {"orientation": "v", "y": -0.18 * 380 / (320 + legend_px)}})
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
@@ -103,8 +117,8 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
                        "marker": {"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
                        "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
     order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
-    return figure(traces, title, x_title, "", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
-        "margin": {"l": text_px(order) + LABEL_PAD},
+    return figure(traces, title, x_title, "word", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
+        "margin": {"l": text_px(order) + TITLED_LABEL_PAD},
         "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},
         "xaxis": {"range": [min(0.0, float(scores.min())), 1.0]},
     })

@@ -16,7 +16,8 @@ def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int
     heatmap = {"type": "heatmap", "z": scores, "x": labels, "y": labels, "colorscale": palette.DIVERGING_SCALE,
                "zmin": -top, "zmax": top, "text": np.round(scores, 2), "texttemplate": "%{text}",
                "colorbar": {"thickness": 10}, "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
-    return figure([heatmap], title, "key: the word being looked at", "query: the word looking", height=height,
+    # Short axis titles: a long one ran past the ends of a short axis and was cut off.
+    return figure([heatmap], title, "key (looked at)", "query (looking)", height=height,
                   yaxis={"autorange": "reversed"},
                   override={"margin": {"l": text_px(labels) + TITLED_LABEL_PAD, "r": 72, "b": 80}})  # r: the colour bar
 
@@ -28,7 +29,7 @@ def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
     colours = [palette.SCORES if i <= d_k else palette.NEUTRAL for i in idx]
     bars = {"type": "bar", "x": [f"σ{i}" for i in idx], "y": values, "marker": {"color": colours},
             "text": [f"{v:.3g}" for v in values], "textposition": "outside", "cliponaxis": False}
-    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "", "size", height=300,
+    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "singular value", "size", height=300,
                   yaxis={"range": [0, max(float(values.max()), 1e-9) * 1.25]})
 
 

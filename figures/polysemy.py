@@ -30,17 +30,21 @@ def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.n
             "name": GROUP_NAMES.get(group, group),
             "text": [f"<b>{words[i]}</b>" if b else words[i] for i, b in zip(idx, big, strict=True)],
             "textposition": [label_positions[i] for i in idx] if label_positions else "top center",
-            "textfont": {"size": 11},
             "marker": {"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [15 if b else 9 for b in big],
                        "symbol": "diamond" if group == "sense" else "circle",
                        "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
         })
+    # With z on the map, the two labels go to opposite sides, each away from the other point, so the
+    # arrow between them never carries one label into the other.
+    right = z is not None and float(z[0]) >= float(static[0])
+    static_place = "bottom center" if z is None else "middle left" if right else "middle right"
     traces.append({"type": "scatter", "x": [static[0]], "y": [static[1]], "mode": "markers+text",
-                   "name": "static bank", "text": ["static bank"], "textposition": "bottom center",
+                   "name": "static bank", "text": ["static bank"], "textposition": static_place,
                    "marker": {"color": palette.NEUTRAL, "size": 14, "symbol": "x"}})
     if z is not None:
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text",
-                       "name": "contextual bank z", "text": ["z"], "textposition": "middle right",
+                       "name": "contextual bank z", "text": ["z"],
+                       "textposition": "middle right" if right else "middle left",
                        "marker": {"color": palette.OUTPUT, "size": 16, "symbol": "star"}})
         # Drawn last, not a legend entry of its own; its head stops a star's radius short of z so it shows.
         step = np.asarray(z, dtype=float) - static
@@ -87,7 +91,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                   # The bars' token labels sit in the gap between the two plots.
                   xaxis2={"domain": [0.74, 1.0], "range": [0, 1.2], "anchor": "y2", "automargin": True,
                           "title": {"text": "weight αⱼ of each token"}},
-                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True},
+                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True, "title": {"text": "token"}},
                   override={"margin": {"b": 120}})
 
 

@@ -59,5 +59,5 @@ def saturation_figure(x: np.ndarray, s: np.ndarray, slope: np.ndarray, spread_ra
     ]
     bands = [vrect(-spread_raw, spread_raw, palette.SCORES, 0.08),
              vrect(-spread_scaled, spread_scaled, palette.SCALED, 0.18)]
-    return figure(traces, "Saturation: where the slope of S dies", "score gap x", "", height=340,
+    return figure(traces, "Saturation: where the slope of S dies", "score gap x", "S(x) and its slope", height=340,
                   shapes=bands, yaxis={"range": [-0.02, 1.05]})

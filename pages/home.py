@@ -9,6 +9,7 @@ from ui.content import PAGE_FILES, load_lesson, page_index
 entry_point.ensure_entry()
 present.sidebar_toggle()
 classroom.sidebar("home")
+progress.sync({p.slug for p in page_index()})          # the browser's saved progress, and "Forget my progress"
 home = load_lesson("home")
 st.title(home.title)
 st.markdown(f"#### {home.question}")

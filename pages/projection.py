@@ -113,12 +113,12 @@ def flight(shown: int) -> None:
             elif predict_swap(p, back := core.project(k, q), scale):
                 a, b = st.columns(2)
                 with a:
-                    chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=340),
+                    chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=380, legend=False),
                           f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
                           None, key="pr_fig_qk")
                 with b:
                     chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
-                                "proj_q(k): k's shadow on q", 340),
+                                "proj_q(k): k's shadow on q", 380, legend=False),
                           f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
                           f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
                 st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "

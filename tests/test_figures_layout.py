@@ -48,3 +48,13 @@ def test_long_titles_wrap_and_the_margin_holds_the_longest_line():
     fig = scores_and_weights(titles, np.array([1.0, 2.0, 0.0]), np.array([0.2, 0.7, 0.1]))
     assert list(fig.data[0].y) == ["Sourdough for<br>beginners", "Replace a<br>bicycle chain", "tap"]
     assert fig.layout.margin.l >= text_px(["bicycle chain"]) > text_px(["tap"])
+
+
+def test_label_places_keep_crowded_labels_apart():
+    from figures._layout import label_places
+
+    # Three words stacked closely in a column: all "top center" would put each label on the next point.
+    x, y = [0.0, 0.0, 0.0, 5.0], [0.0, 0.05, 0.1, 5.0]
+    places = label_places(x, y, ["alpha", "beta", "gamma", "far"])
+    assert len(set(places[:3])) == 3                       # three different sides for the crowded three
+    assert label_places([], [], []) == []

@@ -11,7 +11,9 @@ def test_traces_draw_k_q_the_shadow_and_the_drop_at_the_computed_points():
     p = project(np.array([2.0, 1.0]), np.array([3.0, 0.0]))
     fig = projection_figure(p)
     names = [t.name for t in fig.data]
-    assert names[1:4] == ["k", "k̂ (unit length)", "q"]
+    # Later traces draw on top: the wide shadow under q (it covers q at 0° and 180°) and under the unit arrow.
+    assert names.index("q∥ (shadow)") < names.index("q") < names.index("k̂ (unit length)")
+    assert names.index("k") < names.index("q∥ (shadow)")
     by = {t.name: t for t in fig.data}
     assert list(by["k"].x) == [0.0, 3.0] and list(by["k"].y) == [0.0, 0.0]
     assert list(by["q∥ (shadow)"].x) == [0.0, 2.0] and list(by["q∥ (shadow)"].y) == [0.0, 0.0]

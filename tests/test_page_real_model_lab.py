@@ -72,7 +72,8 @@ def test_top_key_prediction_is_right_only_for_the_real_top_token(run):
     at = open_page(SLUG)
     radio = at.radio(key=f"{SLUG}__predict__top_key")
     top = int(np.argmax(run.attentions[0, 0, 7]))
-    radio.set_value(next(o for o in radio.options if o.replace("\\", "").startswith(f"{top}:"))).run()   # labels are Markdown-escaped
+    shown = {o.replace("\\", ""): o for o in radio.options}           # the labels are Markdown-escaped
+    radio.set_value(next(o for plain, o in shown.items() if plain.startswith(f"{top}:"))).run()
     at.button(key=f"{SLUG}__predict__top_key__button").click().run()
     assert at.success and not [e for e in at.error]
 

@@ -128,7 +128,10 @@ def test_a_tampered_link_falls_back_to_defaults_with_a_notice(open_page):
     assert not at.exception
     assert at.text_area(key="Q").value == "1, 0, 1, 0" and at.toggle(key="scale").value is True
     notices = " ".join(w.value for w in at.warning)
-    assert "could not be used" in notices and "`scale`" in notices
+    # The link's notice names the control as the learner sees it (its label), not by its key.
+    assert "could not be used" in notices and f"“{at.toggle(key='scale').label}”" in notices
+    assert "`scale`" not in notices
+    assert at.warning[0].value.startswith("This link had settings"), "the notice sits at the top of the page"
     assert not at.error, "the defaults were used, so nothing is left in error"
 
 

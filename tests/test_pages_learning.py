@@ -123,3 +123,29 @@ def test_presenter_mode_folds_prose_and_steps(open_page, slug):
     nxt = next(b for b in at.button if b.key and b.key.endswith("__step__next"))
     nxt.click().run()
     assert not at.exception and "Step 2 of" in texts(at)
+
+
+def _param(at, name: str) -> str:
+    value = at.query_params[name]
+    return value if isinstance(value, str) else value[0]
+
+
+@pytest.mark.parametrize("slug", ["projection", "scaled_formula"])
+def test_a_presenter_link_opens_at_its_step_and_a_bad_step_is_named(open_page, slug):
+    at = open_page(slug, present="1", step="2")
+    assert "Step 2 of" in texts(at) and _param(at, "step") == "2"
+    back = at.button(key=f"{slug}__step__back")
+    back.click().run()
+    assert _param(at, "step") == "1" and "Step 1 of" in texts(at)
+    for bad in ("0", "99", "x", "-1"):
+        tampered = open_page(slug, present="1", step=bad)
+        assert "Step 1 of" in texts(tampered)
+        assert any("Presenter step" in w.value for w in tampered.warning), bad
+
+
+def test_the_step_is_in_the_link_to_this_view_when_presenting(open_page):
+    at = open_page("projection", present="1")
+    at.button(key="projection__step__next").click().run()
+    at.session_state["projection__link"] = True
+    link = at.run().code[-1].value
+    assert "step=2" in link and "present=1" in link

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from figures._layout import presented
 from ui import present
 from ui.lru import ByteLRU, deep_size
 
@@ -19,6 +20,10 @@ from ui.lru import ByteLRU, deep_size
 # 64 MB and 256 figures: every lesson's fixed figures many times over, and twenty 128-token heatmaps.
 FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 64 * 2**20, 256
 FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()))
+
+# No mode bar: on a touch screen a tap shows it over the chart's title, and the site's own "Show the
+# numbers" table, not a PNG download or zoom box, is the way to the exact values.
+CONFIG = {"displaylogo": False, "displayModeBar": False}
 
 
 def built(builder: Callable[..., go.Figure], *args: object, **kwargs: object) -> go.Figure:
@@ -96,8 +101,8 @@ def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | Callable[[], pd.
     a closed one costs nothing on the reruns a slider makes.
     """
     if present.active():                                  # a copy: the figure may be shared through built()
-        fig = go.Figure(fig).update_layout(height=int((fig.layout.height or 320) * 1.4), font={"size": 18})
-    st.plotly_chart(fig, key=key, config={"displaylogo": False})
+        fig = presented(fig)
+    st.plotly_chart(fig, key=key, config=CONFIG)
     st.caption(caption)
     if numbers is not None:
         with st.expander("Show the numbers", key=f"{key}__numbers", on_change="rerun") as box:

@@ -171,3 +171,23 @@ def neighbours(slug: str) -> tuple[PageEntry | None, PageEntry | None]:
     lessons = [p for p in page_index() if p.slug != "home"]
     i = next(i for i, p in enumerate(lessons) if p.slug == slug)
     return (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
+
+
+INPUTS_DOC = APP_DIR / "docs" / "INPUTS.md"
+
+
+@lru_cache(maxsize=1)
+def control_labels() -> dict[tuple[str, str], str]:
+    """(page slug, widget key) -> the label the learner sees, read from the generated table in
+    docs/INPUTS.md (scripts/input_inventory.py walks every page with AppTest to make it; its --check
+    fails when a page changes). For naming a control in a message, e.g. a tampered link's notice."""
+    labels = {}
+    try:
+        lines = INPUTS_DOC.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return labels
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) >= 4 and cells[1].startswith("`") and cells[1].endswith("`"):
+            labels[(cells[0], cells[1].strip("`"))] = cells[3]
+    return labels

@@ -14,8 +14,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import classroom, controls, entry, present, progress
+from ui import classroom, content, controls, entry, present, progress
 from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
+from ui.inputs import literal
+
+STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
 
 
 @dataclass
@@ -23,6 +26,8 @@ class Frame:
     text: Lesson
     link_params: dict[str, list[str]] = field(default_factory=dict)
     _said_wait: bool = False
+    bad_step: bool = False
+    _notice: object = None
 
     @property
     def slug(self) -> str:
@@ -35,7 +40,12 @@ class Frame:
     def header(self) -> None:
         t = self.text
         st.title(t.title)
-        st.markdown(f"#### {t.question}")
+        # The question is the page's second heading level (h2, not h4: a screen reader's outline must not
+        # jump levels); its size comes from the shared static CSS (ui/style.py).
+        with st.container(key="lesson_question"):
+            st.markdown(f"## {t.question}")
+        # A tampered link's notice goes here, near the top, once the page's controls have all been made.
+        self._notice = st.empty()
         with self._folded("Analogy and learning goal"):
             st.info(t.analogy.strip(), icon=":material/lightbulb:")
             st.markdown(f"**Learning goal.** {t.goal}")
@@ -152,20 +162,29 @@ class Frame:
             shown = min(max(followed, 1), len(labels))
             st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
             return shown
-        if not present.active():
-            return len(labels)
         key = f"{self.slug}__step"
+        if not present.active():
+            if STEP_PARAM in st.query_params:
+                del st.query_params[STEP_PARAM]
+            return len(labels)
+        if key not in st.session_state and STEP_PARAM in self.link_params:
+            asked = self.link_params[STEP_PARAM][0] if self.link_params[STEP_PARAM] else ""
+            if asked.isdigit() and 1 <= int(asked) <= len(labels):
+                st.session_state[key] = int(asked)
+            else:
+                self.bad_step = True
         shown = min(max(st.session_state.get(key, 1), 1), len(labels))
+        st.query_params[STEP_PARAM] = str(shown)        # so "Link to this view" and a reload keep the step
 
         def move(by: int) -> None:
             st.session_state[key] = min(max(st.session_state.get(key, 1) + by, 1), len(labels))
 
-        with st.container(border=True):
-            back, status, forward = st.columns([1, 4, 1])
+        with st.container(border=True, key=f"{key}__bar"):
+            back, status, forward = st.columns([1, 3, 1], vertical_alignment="center")
             back.button("◀ Back", key=f"{key}__back", disabled=shown <= 1, on_click=move, args=(-1,))
             forward.button("Next ▶", key=f"{key}__next", disabled=shown >= len(labels), on_click=move, args=(1,))
             status.markdown(f"**Step {shown} of {len(labels)}:** {labels[shown - 1]}")
-        present.clicker_keys(f"{key}__next", f"{key}__back")
+        present.clicker_keys(f"{key}__next", f"{key}__back", f"{key}__bar")
         return shown
 
     def footer(self) -> None:
@@ -194,14 +213,24 @@ class Frame:
                 st.caption("Copy this link to open the page with every control exactly as it is now.")
                 st.code(view_link(self.slug), language=None, wrap_lines=True)
         classroom.publish(self.slug)                     # a presenter's class follows this run's view
+        progress.sync({p.slug for p in content.page_index()})
 
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""
         dropped = sorted(k for k, v in self.link_params.items()
                          if k not in st.query_params and not _matches_state(k, v))
-        if dropped:
-            st.warning("This link had settings this page could not use, so their defaults are shown instead: "
-                       + ", ".join(f"`{k[:40]}`" for k in dropped[:10]) + ".", icon=":material/link_off:")
+        names = [control_label(self.slug, k) for k in dropped[:10]] + (["Presenter step"] if self.bad_step else [])
+        if names:
+            (self._notice or st).warning(
+                "This link had settings this page could not use, so their defaults are shown instead: "
+                + ", ".join(names) + ".", icon=":material/link_off:")
+
+
+def control_label(slug: str, key: str) -> str:
+    """The label a learner sees on the control with this key (from the generated table in docs/INPUTS.md),
+    quoted and Markdown-escaped; a key no page has (a made-up parameter) is shown escaped, shortened."""
+    label = content.control_labels().get((slug, key))
+    return f"“{literal(label)}”" if label else f"“{literal(key[:40])}”"
 
 
 def _matches_state(key: str, raw: list[str]) -> bool:

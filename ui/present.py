@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.style import SITE_CSS
+
 _KEY = "_present"
 _SWITCH = "_present_switch"
 _ON = {"1", "true", "yes", "on"}
@@ -19,6 +21,8 @@ PRESENTER_CSS = """
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
   h1 { font-size: 2.6rem !important; }
   .stButton button { font-size: 1.1rem; padding: 0.5rem 1.4rem; }
+  /* The sidebar stays at its usual size: larger, its wrapped titles would push the switch out of view. */
+  [data-testid="stSidebarNav"] p, [data-testid="stNavSectionHeader"] p { font-size: 0.8rem; }
 </style>
 """
 
@@ -36,6 +40,7 @@ def sidebar_toggle() -> None:
         st.session_state[_KEY] = str(st.query_params.get("present", "")).lower() in _ON
     st.sidebar.toggle("Presenter mode", value=st.session_state[_KEY], key=_SWITCH, on_change=_flip,
                       help="Large type for a projector; prose folded; Page Down / Page Up step through reveals.")
+    st.html(SITE_CSS)                                  # style only: Streamlit gives it no space
     if st.session_state[_KEY]:
         st.query_params["present"] = "1"
         st.html(PRESENTER_CSS)
@@ -47,28 +52,84 @@ def active() -> bool:
     return bool(st.session_state.get(_KEY, False))
 
 
-# Static script (the two keys are our own widget keys, never user text): a presentation clicker sends
-# PageDown / PageUp, which press the page's Next / Back step buttons. Bare arrow keys are left alone,
-# so a focused slider keeps them.
+# Static script (the keys are our own widget keys, never user text). A presentation clicker sends PageDown /
+# PageUp, which press the page's Next / Back step buttons. Caught on the way down (capture phase) and
+# stopped there, so a focused slider, radio or text box never sees them: they always step, never move a
+# slider. After a Next, the view scrolls to the first element the step revealed (found by its text, which
+# the rerun did not show before); after a Back, to the step bar, never down to the footer. On a page's
+# first run in presenter mode the step bar is scrolled into view when it sits below the fold.
 _CLICKER_JS = """
 <script>
 (function () {
-  window.__attnSteps = {next: "%(next)s", back: "%(back)s"};
+  window.__attnSteps = {next: "%(next)s", back: "%(back)s", bar: "%(bar)s"};
+  var bar = function () { return document.querySelector(".st-key-" + window.__attnSteps.bar); };
+  if (window.__attnStepsPage !== location.pathname) {
+    // Charts above the bar still grow for a moment after the run; hold the bar in view until they settle.
+    window.__attnStepsPage = location.pathname;
+    var tries = 0;
+    window.__attnStepMoved = false;
+    var hold = function () {
+      if (window.__attnStepMoved) return;
+      var b = bar();
+      if (b) {
+        var top = b.getBoundingClientRect().top;
+        if (top > window.innerHeight - 140 || top < 0) b.scrollIntoView({block: "start"});
+      }
+      if (++tries < 12 && !window.__attnStepMoved) setTimeout(hold, 250);
+    };
+    setTimeout(hold, 200);
+  }
   if (window.__attnStepsInstalled) return;
   window.__attnStepsInstalled = true;
+  var blocks = function () {
+    return Array.prototype.slice.call(document.querySelectorAll(
+      '[data-testid="stMain"] [data-testid="stElementContainer"], [data-testid="stMain"] [data-testid="stExpander"]'));
+  };
+  var status = function () { var b = bar(); return b ? b.innerText : ""; };
+  var follow = function (forward, before, seen) {
+    window.__attnStepMoved = true;
+    var started = Date.now();
+    var poll = function () {
+      var b = bar();
+      var settled = b && status() !== before && !document.querySelector('[data-testid="stSkeleton"]');
+      if (!settled) { if (Date.now() - started < 15000) setTimeout(poll, 100); return; }
+      if (!forward) { b.scrollIntoView({block: "start"}); return; }
+      var fresh = blocks().filter(function (el) {
+        var t = el.innerText.trim();
+        return t && !seen.has(t) && !b.contains(el) && el.getBoundingClientRect().height > 0;
+      });
+      (fresh[0] || b).scrollIntoView({block: "start"});
+    };
+    setTimeout(poll, 100);
+  };
   document.addEventListener("keydown", function (e) {
     if (e.key !== "PageDown" && e.key !== "PageUp") return;
-    var key = e.key === "PageDown" ? window.__attnSteps.next : window.__attnSteps.back;
-    var button = document.querySelector(".st-key-" + key + " button");
-    if (button && !button.disabled) { e.preventDefault(); button.click(); }
-  });
+    var forward = e.key === "PageDown";
+    var button = document.querySelector(".st-key-" + (forward ? window.__attnSteps.next : window.__attnSteps.back)
+                                        + " button");
+    if (!button) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (button.disabled) return;
+    var seen = new Set(blocks().map(function (el) { return el.innerText.trim(); }));
+    var before = status();
+    button.click();
+    follow(forward, before, seen);
+  }, true);
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest && e.target.closest(".st-key-" + window.__attnSteps.next + " button, .st-key-"
+                                                  + window.__attnSteps.back + " button");
+    if (!t || e.isTrusted === false) return;
+    var forward = !!t.closest(".st-key-" + window.__attnSteps.next);
+    follow(forward, status(), new Set(blocks().map(function (el) { return el.innerText.trim(); })));
+  }, true);
 })();
 </script>
 """
 
 
-def clicker_keys(next_key: str, back_key: str) -> None:
-    """Let PageDown / PageUp press the buttons with these (code-defined) keys."""
-    if not (next_key.replace("_", "").isalnum() and back_key.replace("_", "").isalnum()):
+def clicker_keys(next_key: str, back_key: str, bar_key: str) -> None:
+    """Let PageDown / PageUp press the buttons with these (code-defined) keys, and scroll to what they reveal."""
+    if not all(k.replace("_", "").isalnum() for k in (next_key, back_key, bar_key)):
         raise ValueError("clicker keys must be plain identifiers")
-    st.html(_CLICKER_JS % {"next": next_key, "back": back_key}, unsafe_allow_javascript=True)
+    st.html(_CLICKER_JS % {"next": next_key, "back": back_key, "bar": bar_key}, unsafe_allow_javascript=True)

@@ -1,0 +1,188 @@
+"""Every chart reads from the back row and on a phone: its type is at least 14 px (18 px presenting),
+every trace's hover names what it shows, and every axis has a title that says what it measures.
+
+The figures are the ones the pages really draw: every page runs through AppTest with each prediction
+revealed, while every public builder in figures/ is wrapped to keep what it returns. A builder that no
+page reached fails the coverage test, so a new one cannot slip past these checks.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import pkgutil
+import sys
+
+import plotly.graph_objects as go
+import pytest
+import streamlit as st
+
+import figures
+from figures._layout import FONT, presented
+from tests._apptest import open_page
+from ui.content import page_index
+
+SLUGS = [p.slug for p in page_index() if p.slug != "home"]
+PRESENTER_FONT = 18
+# States that draw what the defaults do not: weights off the simplex draw bars instead of the triangle.
+EXTRA_STATES = [("convex_blending", [("toggle", "cb_off", True), ("slider", "cb_w1", -0.5)])]
+
+
+def _builders() -> dict[str, tuple[object, str]]:
+    """Every public function in figures/ annotated to return a go.Figure: name -> (module, attribute)."""
+    out = {}
+    for info in pkgutil.iter_modules(figures.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"figures.{info.name}")
+        for name, fn in vars(module).items():
+            if (inspect.isfunction(fn) and fn.__module__ == module.__name__ and not name.startswith("_")
+                    and "Figure" in str(inspect.signature(fn).return_annotation)):
+                out[f"{module.__name__}.{name}"] = (module, name)
+    return out
+
+
+def _reveal_everything(at) -> None:
+    """Answer each prediction with its first choice and press its reveal, so what sits behind it is drawn."""
+    for _ in range(4):
+        pressed = False
+        for radio in at.radio:
+            if radio.key and "__predict__" in radio.key and radio.value is None:
+                radio.set_value(radio.options[0]).run()
+        for button in at.button:
+            if button.key and button.key.endswith("__button") and not button.disabled:
+                button.click().run()
+                pressed = True
+                break
+        if not pressed:
+            return
+
+
+@pytest.fixture(scope="module")
+def drawn() -> dict[str, list[go.Figure]]:
+    """builder name -> the figures it returned while every page ran with its predictions revealed."""
+    made: dict[str, list[go.Figure]] = {}
+    saved = []
+    for qualified, (module, name) in _builders().items():
+        original = getattr(module, name)
+
+        @functools.wraps(original)
+        def keep(*args, __original=original, __name=qualified, **kwargs):
+            fig = __original(*args, **kwargs)
+            made.setdefault(__name, []).append(go.Figure(fig.to_dict()))
+            return fig
+
+        # The builder's own module, and any loaded module that imported it by name (ui.real_vectors does).
+        for holder in [m for m in list(sys.modules.values()) if getattr(m, name, None) is original]:
+            saved.append((holder, name, original))
+            setattr(holder, name, keep)
+    st.cache_resource.clear()                         # built() would hand back figures made before the wrap
+    try:
+        for slug in SLUGS:
+            _reveal_everything(open_page(slug))
+        for slug, settings in EXTRA_STATES:
+            at = open_page(slug)
+            for kind, key, value in settings:
+                getattr(at, kind)(key=key).set_value(value).run()
+            _reveal_everything(at)
+    finally:
+        for module, name, original in saved:
+            setattr(module, name, original)
+        st.cache_resource.clear()
+    return made
+
+
+def _font_sizes(node, inside_font=False, path=""):
+    """Every explicit font size in a figure dict, with where it sits."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if inside_font and k == "size" and isinstance(v, int | float):
+                yield path + "." + k, v
+            else:
+                yield from _font_sizes(v, inside_font or "font" in k, f"{path}.{k}")
+    elif isinstance(node, list | tuple):
+        for i, v in enumerate(node):
+            yield from _font_sizes(v, inside_font, f"{path}[{i}]")
+
+
+def _used_axes(fig: go.Figure) -> set[str]:
+    """Layout names ("xaxis", "yaxis2") of the cartesian axes that some trace draws on."""
+    axes = set()
+    for trace in fig.data:
+        if trace.type in ("scatterternary", "pie"):
+            continue
+        x, y = getattr(trace, "xaxis", None) or "x", getattr(trace, "yaxis", None) or "y"
+        axes |= {"xaxis" + x[1:], "yaxis" + y[1:]}
+    return axes
+
+
+def _axis_title(fig: go.Figure, name: str) -> str:
+    axis = fig.layout[name]
+    return (axis.title.text or "").strip() if axis is not None and axis.title is not None else ""
+
+
+def test_every_public_builder_was_drawn_by_some_page(drawn):
+    missing = sorted(set(_builders()) - set(drawn))
+    assert not missing, f"no page drew these builders' figures, so nothing here checked them: {missing}"
+
+
+def test_every_font_is_at_least_14_px_and_18_px_presenting(drawn):
+    small, small_presenting = [], []
+    for name, figs in drawn.items():
+        for fig in figs:
+            data = fig.to_dict()
+            base = (data["layout"].get("font") or {}).get("size")
+            if base is None or base < FONT:
+                small.append((name, "layout.font", base))
+            small += [(name, where, size) for where, size in _font_sizes(data) if size < FONT]
+            shown = presented(fig).to_dict()
+            if shown["layout"]["font"]["size"] < PRESENTER_FONT:
+                small_presenting.append((name, "layout.font", shown["layout"]["font"]["size"]))
+            small_presenting += [(name, w, s) for w, s in _font_sizes(shown) if s < PRESENTER_FONT]
+    assert not small, small[:20]
+    assert not small_presenting, small_presenting[:20]
+
+
+def test_every_trace_that_hovers_has_a_hovertemplate_naming_it(drawn):
+    bare = []
+    for name, figs in drawn.items():
+        for fig in figs:
+            for trace in fig.data:
+                if getattr(trace, "hoverinfo", None) == "skip":
+                    continue
+                template = trace.hovertemplate
+                # A template that is only placeholders, e.g. "(%{x}, %{y})", names nothing.
+                words = "".join(ch for ch in (template or "").replace("<extra></extra>", "")
+                                .split("%{")[0] + "".join(p.split("}", 1)[-1] for p in (template or "").split("%{")[1:])
+                                if ch.isalpha())
+                if not template or not (words or trace.name):
+                    bare.append((name, trace.type, trace.name, template))
+    assert not bare, bare[:20]
+
+
+def test_every_axis_a_trace_draws_on_has_a_title_other_than_value(drawn):
+    untitled = []
+    for name, figs in drawn.items():
+        for fig in figs:
+            for axis in _used_axes(fig):
+                title = _axis_title(fig, axis)
+                if not title or title.lower() == "value":
+                    untitled.append((name, axis, title))
+            if fig.layout.ternary is not None and any(t.type == "scatterternary" for t in fig.data):
+                for a in ("aaxis", "baxis", "caxis"):
+                    if not (fig.layout.ternary[a].title.text or "").strip():
+                        untitled.append((name, f"ternary.{a}", ""))
+    assert not untitled, untitled[:20]
+
+
+def test_presenting_scales_every_font_and_keeps_the_shared_figure_untouched(drawn):
+    fig = next(iter(drawn.values()))[0]
+    before = fig.to_dict()
+    shown = presented(fig)
+    assert fig.to_dict() == before
+    assert shown.layout.height >= before["layout"].get("height", 320)
+    sizes = dict(_font_sizes(before))
+    for where, size in _font_sizes(shown.to_dict()):
+        if where in sizes:
+            assert size >= sizes[where] * 18 / 14 - 1e-9
