@@ -83,8 +83,10 @@ def test_two_sessions_on_a_page_never_see_each_others_values(slug):
 @pytest.mark.parametrize("slug", LESSONS)
 def test_progress_is_kept_per_session(slug):
     a, b = open_app(slug), open_app(slug)
-    check = next(i for _, i in widgets(a) if i.kind == "radio" and i.key and "__check__" in i.key)
-    a.radio(key=check.key).set_value(check.options[0]).run()
+    # A prediction, committed and revealed: every lesson shows one at once (its check waits for it).
+    guess = next(i for _, i in widgets(a) if i.kind == "radio" and i.key and "__predict__" in i.key)
+    a.radio(key=guess.key).set_value(guess.options[0]).run()
+    a.button(key=f"{guess.key}__button").click().run()
     assert a.session_state["_progress"]["answers"].get(slug)
     b.run()
     assert b.session_state["_progress"]["answers"] == {}, "B sees A's answers"

@@ -4,7 +4,7 @@ that lands later is covered without edits."""
 
 import pytest
 
-from tests._apptest import texts
+from tests._apptest import reveal, texts
 from ui.content import page_index
 
 LESSONS = [p.slug for p in page_index() if p.slug != "home"]
@@ -21,14 +21,15 @@ def radios(at, marker):
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_each_check_gives_feedback_on_every_option(open_page, slug):
-    at = open_page(slug)
+    at = reveal(open_page(slug), slug)                    # the checks wait for the predictions
     checks = radios(at, "__check__")
     assert checks, f"{slug} has no misconception check"
+    base = len(at.success) + len(at.error)                # the revealed predictions' own feedback
     for check in checks:
         for option in check.options:
             at.radio(key=check.key).set_value(option).run()
             assert not at.exception
-            assert at.success or at.error, f"{slug}: no feedback for {option!r}"
+            assert len(at.success) + len(at.error) > base, f"{slug}: no feedback for {option!r}"
 
 
 @pytest.mark.parametrize("slug", LESSONS)
@@ -48,7 +49,7 @@ def test_prediction_is_committed_before_the_reveal_and_recorded(open_page, slug)
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_home_shows_visits_and_results(open_page, slug):
-    at = open_page(slug)
+    at = reveal(open_page(slug), slug)
     check = radios(at, "__check__")[0]
     at.radio(key=check.key).set_value(check.options[0]).run()
     at.switch_page("pages/home.py").run()
