@@ -12,6 +12,7 @@ every hit: figures go through ``ui.charts.built``).
 
 from __future__ import annotations
 
+import threading
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -255,10 +256,24 @@ LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES = 40 * 2**20, 512
 LAB_RUNS: ByteLRU[core.bert.AttentionRun] = ByteLRU(LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES, lambda r: r.nbytes)
 
 
+# At most two model runs at once (the machine's cores): each 128-token run allocates ~10 MB of temporaries,
+# and thirty sessions running at once took the server's RSS to 880 MB (docs/RELIABILITY.md, soak).
+MODEL_RUNS = threading.BoundedSemaphore(2)
+
+
+def run_model(text: str) -> core.bert.BertRun:
+    """``minilm().run(text)``, waiting for a free slot among MODEL_RUNS."""
+    with MODEL_RUNS:
+        return minilm().run(text)
+
+
 def encode(text: str) -> core.bert.AttentionRun:
     """The sentence's tokens and every head's attention weights (what the lab draws; no hidden states).
     Raises ValueError for text with nothing to read."""
-    return LAB_RUNS.get(text, lambda: minilm().attention_run(text))
+    def make() -> core.bert.AttentionRun:
+        with MODEL_RUNS:
+            return minilm().attention_run(text)
+    return LAB_RUNS.get(text, make)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -269,7 +284,7 @@ def reference_stacks(word: str) -> tuple[list[tuple[str, str]], np.ndarray | Non
     if not refs:
         return refs, None
     model = minilm()
-    return refs, np.stack([core.layer_vectors(model.run(s), word, model.params["wte"]) for _, s in refs])
+    return refs, np.stack([core.layer_vectors(run_model(s), word, model.params["wte"]) for _, s in refs])
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -282,7 +297,7 @@ def layer_experiment(word: str, sentences: tuple[str, ...]) -> dict:
     stacks, missing = {}, []
     for n, s in enumerate(sentences):
         try:
-            stacks[n] = core.layer_vectors(model.run(s), word, wte)
+            stacks[n] = core.layer_vectors(run_model(s), word, wte)
         except ValueError:
             missing.append(n + 1)
     refs, ref_stacks = reference_stacks(core.normalise_word(word))
