@@ -15,7 +15,7 @@ NEUTRAL = "#7F7F7F"    # grey: references, static vectors, guides
 ACCENT = "#F0E442"     # yellow: highlights on dark backgrounds only
 
 # For coloured text (the LaTeX formula): sky blue and orange are too light on white (2.3:1 each), so text
-# takes a deeper shade: "softmax" 4.8:1 on white (the dark theme's CSS in ui/style.py puts it back to sky
+# takes a deeper shade: "softmax" 4.8:1 on white (the dark theme's CSS in ui/present.py puts it back to sky
 # blue, 8.2:1 on #0E1117), the small ⊤ at least 3:1 on both.
 TEXT_SHADES = {WEIGHTS: "#1F78B4", KEY: "#B07A00"}
 

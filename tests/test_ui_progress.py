@@ -44,10 +44,10 @@ def test_any_json_gives_only_known_slugs_checked_ids_and_booleans(value):
 
 
 def test_the_dark_theme_css_names_the_formula_softmax_shade():
-    """ui/style.py swaps the formula's deep blue for sky blue on dark; it must name the shade the palette uses,
+    """ui/present.py swaps the formula's deep blue for sky blue on dark; it must name the shade the palette uses,
     in the rgb() form a browser serialises an inline colour to."""
     from figures import palette
-    from ui.style import SITE_CSS
+    from ui.present import SITE_CSS
 
     shade = palette.TEXT_SHADES[palette.WEIGHTS]
     r, g, b = (int(shade[i:i + 2], 16) for i in (1, 3, 5))

@@ -41,7 +41,7 @@ class Frame:
         t = self.text
         st.title(t.title)
         # The question is the page's second heading level (h2, not h4: a screen reader's outline must not
-        # jump levels); its size comes from the shared static CSS (ui/style.py).
+        # jump levels); its size comes from the shared static CSS (ui/present.py).
         with st.container(key="lesson_question"):
             st.markdown(f"## {t.question}")
         # A tampered link's notice goes here, near the top, once the page's controls have all been made.
