@@ -31,11 +31,11 @@ def poll_figure(options: tuple[str, ...], counts: dict[str, int], correct: int |
             "text": [str(v) for v in values], "textposition": "outside", "cliponaxis": False,
             "hovertemplate": "%{x} chose this<extra></extra>"}
     top = max([*values, 1])
-    left = min(text_px(labels) + 16, 260)
+    left = min(text_px(labels) + 16, 260) + 28                 # and a line for the axis title
     # Bars are evenly spaced, so every row gets the height of the tallest label (18 px a line) plus a gap:
     # a three-line label would otherwise run into its neighbours.
     row = 18 * max(label.count("<br>") + 1 for label in labels) + 16
-    return figure([bars], f"The class's answers ({answered} in all)", "students", "",
+    return figure([bars], f"The class's answers ({answered} in all)", "students", "answer",
                   height=len(labels) * row + 50 + 56, legend=False,
                   override={"margin": {"l": left, "r": 40, "b": 56}},
                   xaxis={"range": [0, top * 1.15], "dtick": max(1, -(-top // 5)),

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import TITLED_LABEL_PAD, figure, text_px
+from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 
 
 def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labels: list[str],
@@ -63,7 +63,7 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
                            "y0": r + 0.15, "y1": r + 0.85, "line": {"color": "#ffffff", "width": 2}})
         label = "even" if top_words[i] == "(even)" else "<br>".join(escape(w) for w in top_words[i].split(" / "))
         notes.append({"text": label, "x": c + 0.5, "y": r + 0.5, "xref": "x", "yref": "y",
-                      "showarrow": False, "font": {"color": "#000000", "size": 11},
+                      "showarrow": False, "font": {"color": "#000000", "size": FONT},
                       "bgcolor": "rgba(255,255,255,0.7)"})
     centres = [k + 0.5 for k in range(grid)]
     heat = {"type": "heatmap", "z": w, "x": centres, "y": centres, "xaxis": "x2", "yaxis": "y2", "zmin": 0.0,
@@ -71,9 +71,12 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
             "colorbar": {"title": {"text": "weight"}, "thickness": 10, "x": 1.0},
             "hovertemplate": "patch weight on the word: %{z:.4f}<extra></extra>"}
     axis = {"range": [0, grid], "showticklabels": False, "showgrid": False, "zeroline": False, "ticks": ""}
-    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=360, legend=False,
+    across, down = {"text": "patch column", "standoff": 4}, {"text": "patch row", "standoff": 4}
+    # Both panels' axes are titled, so the margins hold a title below and to the left (and in the gap).
+    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=390, legend=False,
                   shapes=shapes, annotations=notes,
-                  xaxis={**axis, "domain": [0.0, 0.44]}, yaxis={**axis, "range": [grid, 0], "scaleanchor": "x"},
-                  xaxis2={**axis, "domain": [0.52, 0.96], "anchor": "y2"},
-                  yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2"},
-                  override={"margin": {"l": 10, "r": 40, "t": 50, "b": 10}})
+                  xaxis2={**axis, "domain": [0.52, 0.96], "anchor": "y2", "title": across},
+                  yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2", "title": down},
+                  override={"xaxis": {**axis, "domain": [0.0, 0.44], "title": across},
+                            "yaxis": {**axis, "range": [grid, 0], "scaleanchor": "x", "title": down},
+                            "margin": {"l": 36, "r": 40, "t": 50, "b": 40}})

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import TITLED_LABEL_PAD, figure, text_px
+from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 
 HEAD_COLOURS = [palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED]
 
@@ -46,9 +46,13 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
         raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
     text = [escape(t) for t in labels]
     cols = min(H, 2 if H == 4 else H)
-    layout, refs = _axes(H, cols, gap=0.12)
+    # Room between rows for the upper panels' tick labels, their axis title and the next panel's name.
+    layout, refs = _axes(H, cols, gap=0.12, vgap=0.18)
     traces, notes = [], []
     for h, (x, y) in enumerate(refs):
+        layout[f"xaxis{x[1:]}"]["title"] = {"text": "key (looked at)", "standoff": 6}
+        # Each row's panels share its words: the left panel names them, the others keep the gap for the title.
+        layout[f"yaxis{y[1:]}"].update(title={"text": "query", "standoff": 6}, showticklabels=h % cols == 0)
         traces.append({"type": "heatmap", "z": weights[h], "x": text, "y": text, "xaxis": x, "yaxis": y,
                        "zmin": 0.0, "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "showscale": h == 0,
                        "colorbar": {"title": {"text": "weight"}, "thickness": 10},
@@ -59,8 +63,9 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
                       "y": dom_y[1], "xanchor": "left", "yanchor": "bottom", "showarrow": False,
                       "font": {"color": HEAD_COLOURS[h % len(HEAD_COLOURS)]}})
     rows = -(-H // cols)
-    return figure(traces, title, height=300 * rows + 40, legend=False, annotations=notes, **layout,
-                  override={"margin": {"l": text_px(text) + 30, "r": 72, "t": 70, "b": 60}})
+    return figure(traces, title, height=340 * rows + 40, legend=False, annotations=notes, **layout,
+                  override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
+                            "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
 
 
 def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], n_heads: int,
@@ -79,7 +84,8 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
     notes = [{"text": f"head {b + 1}", "x": b * d_k + (d_k - 1) / 2, "xref": "x", "y": 1.0, "yref": "y domain",
               "yanchor": "bottom", "showarrow": False, "font": {"color": HEAD_COLOURS[b % len(HEAD_COLOURS)]}}
              for b in range(n_heads)]
-    return figure([heat], title, height=300, legend=False, shapes=shapes, annotations=notes,
+    return figure([heat], title, "dimension (column)", "token", height=300, legend=False, shapes=shapes,
+                  annotations=notes,
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
                   yaxis={"autorange": "reversed"},
                   override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
@@ -95,7 +101,8 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
     if weights.shape != (H, len(tokens), len(tokens)):
         raise ValueError(f"Need [heads, {len(tokens)}, {len(tokens)}] weights, got {weights.shape}.")
     text = [escape(t) for t in tokens]
-    layout, refs = _axes(H, 4, gap=0.03, vgap=0.08)
+    # Gaps wide enough for each panel's own axis titles and, above each row, the panel names.
+    layout, refs = _axes(H, 4, gap=0.08, vgap=0.14)
     # Numbered labels keep a repeated token ("the … the") in its own row; T labels per axis instead of a T × T
     # grid of hover texts keeps the 12 panels' JSON small (it is sent again on every rerun).
     pos = [f"{i}: {t}" for i, t in enumerate(text)]
@@ -105,19 +112,20 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
                        "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                        "showscale": False,
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
-        layout[f"xaxis{x[1:]}"].update(showticklabels=False, ticks="")
-        layout[f"yaxis{y[1:]}"].update(showticklabels=False, ticks="")
+        layout[f"xaxis{x[1:]}"].update(showticklabels=False, ticks="", title={"text": "key", "standoff": 4})
+        layout[f"yaxis{y[1:]}"].update(showticklabels=False, ticks="", title={"text": "query", "standoff": 4})
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
         notes.append({"text": f"head {h + 1}", "xref": "paper", "yref": "paper", "x": dom_x[0], "y": dom_y[1],
-                      "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": 12}})
+                      "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": FONT}})
         if marked is not None and 0 <= marked < T:
             shapes.append({"type": "rect", "xref": x, "yref": y, "x0": -0.5, "x1": T - 0.5, "y0": marked - 0.5,
                            "y1": marked + 0.5, "line": {"color": palette.SCORES, "width": 1.5}})
         if target is not None and 0 <= target[0] < target[1] <= T:
             shapes.append({"type": "rect", "xref": x, "yref": y, "x0": target[0] - 0.5, "x1": target[1] - 0.5,
                            "y0": -0.5, "y1": T - 0.5, "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
-    return figure(traces, title, height=640, legend=False, annotations=notes, shapes=shapes, **layout,
-                  override={"margin": {"l": 20, "r": 20, "t": 60, "b": 20}})
+    return figure(traces, title, height=760, legend=False, annotations=notes, shapes=shapes, **layout,
+                  override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
+                            "margin": {"l": 40, "r": 20, "t": 60, "b": 44}})
 
 
 def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n_heads: int) -> go.Figure:
@@ -126,4 +134,4 @@ def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n
              "marker": {"color": palette.NEUTRAL}},
             {"type": "bar", "x": stages, "y": many_heads, "name": f"{n_heads} heads, dₖ = d_model / {n_heads}",
              "marker": {"color": palette.QUERY}}]
-    return figure(bars, "Multiply-adds per stage, one layer", y_title="multiply-adds", barmode="group")
+    return figure(bars, "Multiply-adds per stage, one layer", "stage", "multiply-adds", barmode="group")

@@ -21,7 +21,7 @@ import streamlit as st
 import figures
 from figures._layout import FONT, presented
 from tests._apptest import open_page
-from ui.content import page_index
+from ui.content import load_lesson, page_index
 
 SLUGS = [p.slug for p in page_index() if p.slug != "home"]
 PRESENTER_FONT = 18
@@ -86,6 +86,16 @@ def drawn() -> dict[str, list[go.Figure]]:
             for kind, key, value in settings:
                 getattr(at, kind)(key=key).set_value(value).run()
             _reveal_everything(at)
+        # The class poll's chart is drawn only while a live class answers: built here as ui.classroom
+        # builds it, from a real lesson question, while answering and once revealed.
+        import figures.classroom as classroom_figures
+
+        check = load_lesson("sqrt_dk").checks[0]
+        options = tuple(c.text for c in check.choices)
+        counts = {o: n for n, o in enumerate(options)}
+        right = next(i for i, c in enumerate(check.choices) if c.correct)
+        classroom_figures.poll_figure(options, counts)
+        classroom_figures.poll_figure(options, counts, right)
     finally:
         for module, name, original in saved:
             setattr(module, name, original)

@@ -11,13 +11,14 @@ import re
 
 import pytest
 
-from tests._apptest import open_page
+from tests._apptest import open_page, reveal
 from ui.inputs import literal, message
 
 PAYLOADS = ["![x](http://127.0.0.1:9/a.png)", "[phish](http://127.0.0.1:9/login)", "![](//127.0.0.1:9/x.png)",
             "__x__", "<b>x</b>", '"quote"', "$x$", "`code`"]
-# Markup that would act if it reached Markdown raw: a link or image, emphasis, a tag, maths, code.
-ACTIVE = re.compile(r"(?<!\\)\]\((?!\s)|(?<!\\)__\w|(?<!\\)<b>|(?<!\\)\$x(?<!\\)\$|(?<!\\)`code")
+# Markup that would act if it reached Markdown raw: a link or image, emphasis, a tag, maths, code. The lesson's
+# own links to its pages ("](./slug)") are author text, not a payload's, so they do not count.
+ACTIVE = re.compile(r"(?<!\\)\]\((?!\s)(?!\./\w+\))|(?<!\\)__\w|(?<!\\)<b>|(?<!\\)\$x(?<!\\)\$|(?<!\\)`code")
 
 
 def markdown_bodies(at) -> list[str]:
@@ -49,6 +50,9 @@ def test_message_escapes_the_whole_sentence_once():
 def test_lab_word_from_a_link_is_inert(payload):
     at = open_page("real_model_lab", lab_word=payload)
     assert any("GloVe" in b for b in markdown_bodies(at)), "the GloVe message path was reached"
+    assert not active(at), active(at)
+    reveal(at, "real_model_lab", "top_key")                     # and with the sections it holds back shown
+    assert not at.exception and not any(b.key == "real_model_lab__predict__top_key__button" for b in at.button)
     assert not active(at), active(at)
 
 
@@ -100,6 +104,9 @@ def test_token_names_and_context_words_are_inert(payload):
 def test_lab_tokens_in_the_prediction_are_inert():
     at = open_page("real_model_lab", lab_text="__x__ bank <b>x</b> [phish](http://127.0.0.1:9/login)")
     assert at.radio and not active(at), active(at)
+    reveal(at, "real_model_lab", "top_key")          # the feedback and the top-three caption name tokens too
+    assert not at.exception and any("Top three" in b for b in markdown_bodies(at))
+    assert not active(at), active(at)
 
 
 def test_context_words_are_capped_in_number_and_length():
