@@ -206,10 +206,12 @@ def test_a_shared_presenter_link_opens_at_its_step_with_the_bar_on_screen(server
 def test_progress_survives_a_reload_and_forget_clears_it(server, page):
     pg, problems = page
     open_page(pg, problems, server, "projection")
-    check = pg.locator('[data-testid="stMain"] [data-testid="stRadio"]').filter(has_text="Check yourself")
-    check.locator("label").first.click()
+    # A prediction, answered and revealed: the page's checks stay hidden until its predictions are revealed.
+    predict = pg.locator('[data-testid="stMain"] [data-testid="stRadio"]').filter(has_text="Predict first").first
+    predict.locator('[role="radiogroup"] label').first.click()
+    pg.locator('[data-testid="stMain"] button:not([disabled])', has_text="Reveal the answer").first.click()
     pg.wait_for_function("() => localStorage.getItem('attention_progress_v1') !== null"
-                         " && localStorage.getItem('attention_progress_v1').includes('check:')", timeout=60_000)
+                         " && localStorage.getItem('attention_progress_v1').includes('predict:')", timeout=60_000)
     open_page(pg, problems, server, "home")                # a new page load: a new session, same browser
     pg.wait_for_function("() => document.body.innerText.includes('questions right first time')", timeout=60_000)
     pg.reload()
