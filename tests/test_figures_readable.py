@@ -22,6 +22,7 @@ import figures
 from figures._layout import FONT, presented
 from tests._apptest import open_page
 from ui.content import load_lesson, page_index
+from ui.lru import ByteLRU, deep_size
 
 SLUGS = [p.slug for p in page_index() if p.slug != "home"]
 PRESENTER_FONT = 18
@@ -78,6 +79,11 @@ def drawn() -> dict[str, list[go.Figure]]:
             saved.append((holder, name, original))
             setattr(holder, name, keep)
     st.cache_resource.clear()                         # built() would hand back figures made before the wrap
+    import ui.charts as charts  # ... and so would its byte-bounded figure cache: start empty
+
+    shared_figures = charts.FIGURES
+    charts.FIGURES = ByteLRU(charts.FIGURES_MAX_BYTES, charts.FIGURES_MAX_ENTRIES,
+                             lambda fig: 2 * deep_size(fig.to_dict()))
     try:
         for slug in SLUGS:
             _reveal_everything(open_page(slug))
@@ -100,6 +106,7 @@ def drawn() -> dict[str, list[go.Figure]]:
         for module, name, original in saved:
             setattr(module, name, original)
         st.cache_resource.clear()
+        charts.FIGURES = shared_figures
     return made
 
 
