@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.browser.harness import stop  # one way to take down a server and what it spawned
 
 ROOT = Path(__file__).resolve().parent.parent
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
@@ -50,16 +51,6 @@ def _listening(port: int) -> bool:
         return False
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 class RedisServer:
     """One redis-server on a fixed port; stop() and start() again keep the port (a restart mid-class)."""
 
@@ -85,7 +76,7 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.proc is not None:
-            _stop(self.proc)
+            stop(self.proc)
             self.proc = None
 
     def info(self, section: str = "stats") -> dict[str, str]:
@@ -142,4 +133,4 @@ def haproxy(backends: list[int], log=None):
             time.sleep(0.1)
         yield base, proc
     finally:
-        _stop(proc)
+        stop(proc)
