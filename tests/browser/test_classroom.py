@@ -83,6 +83,8 @@ def test_a_presenter_starts_a_class(classroom):
     pg.get_by_text("0 students following").wait_for(timeout=FOLLOW_TIMEOUT_MS)      # the run has finished
     classroom.code = re.search(r"Room code: ([A-Z2-9]{6})", pg.inner_text("body")).group(1)
     sidebar = pg.locator('[data-testid="stSidebar"]')
+    # st.code's highlighter loads lazily: the first code block appears a moment after the text around it.
+    sidebar.locator('[data-testid="stCode"]').first.wait_for(timeout=FOLLOW_TIMEOUT_MS)
     links = [c.text_content() for c in sidebar.locator('[data-testid="stCode"]').all()]
     assert any(link.strip().endswith(f"/?room={classroom.code}") for link in links), links
     assert sidebar.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 200   # the QR code

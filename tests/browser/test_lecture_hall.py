@@ -106,7 +106,7 @@ def test_a_browser_session_stays_on_its_replica_across_reruns_and_reloads(hall, 
             _finished(runs, done)
         assert _server_cookie(context) == replica
         streams = _wait_for_streams(hall, before + 3)[before:]
-        assert len(streams) == 3, streams                           # the first load and two reloads
+        assert len(streams) == 3, hall.log_path.read_text()         # the first load and two reloads
         assert set(streams) == {replica}
         loads = [r["server"] for r in hall.requests() if r["path"].split("?")[0] == "/sqrt_dk"]
         assert loads and set(loads) == {replica}
