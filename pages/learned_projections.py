@@ -53,6 +53,7 @@ def weights_and_scores(step: int) -> None:
     st.subheader("Choose W_Q and W_K")
     mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", bind="query-params")
     W_Q = W_K = None
+    seed = 0                                    # the rank sweep's draws: the "Random" weights' seed
     if mode == MODES[0]:
         W_Q, W_K = np.array(DATA["preset"]["W_Q"]), np.array(DATA["preset"]["W_K"])
     elif mode == MODES[1]:
@@ -124,7 +125,7 @@ def weights_and_scores(step: int) -> None:
                           lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
                 with right:
                     d_ks = np.arange(1, D_MODEL + 1)
-                    ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(st.session_state.get("lp_seed", 0)))
+                    ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(seed))
                     chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
                           "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
                           lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")

@@ -60,13 +60,14 @@ def masks(step: int) -> None:
               "Every token shares its weight among all the tokens, later ones included.",
               lambda: table(free.weights, labels, labels), key="mk_fig_free")
     with b:
-        if frame.predict("causal_rows"):
+        revealed = frame.predict("causal_rows")
+        if revealed:
             chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
                         "Weights with the causal mask" if causal else "Mask off: the same weights"),
                   "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
                   + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
                   lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
-    if not st.session_state.get("masks_and_cross_attention__predict__causal_rows__revealed"):
+    if not revealed:
         st.caption("Make your prediction to see the masked weights, how each row renormalises, and padding.")
         return
     seen = np.where(mask, free.weights, 0).sum(axis=1)    # what the visible keys held before masking

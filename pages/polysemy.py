@@ -24,7 +24,7 @@ def trim_context() -> None:
     kept = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
     if len(kept) != len(picked):
         st.session_state["pl_ctx"] = kept
-        st.session_state["pl_ctx__cut"] = True                # the page says so on this run
+        st.session_state["_pl_ctx_cut"] = True                # the page says so on this run
 
 
 # The vocabulary's dot products with bank differ by a few hundredths, so the temperature must be about that
@@ -83,7 +83,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
                             help=f"Only words in the vocabulary above have vectors; others are left out. At most "
                                  f"{MAX_CONTEXT} words.")
     # A value from a link (or a client that ignores max_selections) is cut back here too.
-    over = st.session_state.pop("pl_ctx__cut", False) or len(picked) > MAX_CONTEXT or any(
+    over = st.session_state.pop("_pl_ctx_cut", False) or len(picked) > MAX_CONTEXT or any(
         len(w) > MAX_WORD for w in picked)
     picked = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
     if over:

@@ -68,12 +68,12 @@ def formula(shown: int) -> None:
     with inputs:
         c1, c2, c3 = st.columns(3)
         with c1:
-            Q = matrix_input("Queries Q", SEED_Q, key="Q", help="Each row is one query qᵢ of length dₖ.")
+            Q = matrix_input("Queries Q", SEED_Q, key="sf_q", help="Each row is one query qᵢ of length dₖ.")
         with c2:
-            K = matrix_input("Keys K", SEED_K, key="K", help="Each row is one key kⱼ, as long as a query.")
+            K = matrix_input("Keys K", SEED_K, key="sf_k", help="Each row is one key kⱼ, as long as a query.")
         with c3:
-            V = matrix_input("Values V", SEED_V, key="V", help="One value row per key.")
-        scale = st.toggle("Divide by √dₖ", value=True, key="scale", bind="query-params",
+            V = matrix_input("Values V", SEED_V, key="sf_v", help="One value row per key.")
+        scale = st.toggle("Divide by √dₖ", value=True, key="sf_scale", bind="query-params",
                           help="Turn off to see the weights sharpen when the scores are not scaled.")
 
         trace = None
@@ -101,7 +101,7 @@ def formula(shown: int) -> None:
             with right:
                 chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
                       "one column per key." if name != "output" else "Output: one row per query.", None,
-                      key=f"fig_{name}")
+                      key=f"sf_fig_{name}")
 
         stage("①", "scores", trace.scores, k_labels,
               "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
@@ -120,7 +120,7 @@ def formula(shown: int) -> None:
                 st.caption("Make your prediction to see the weights and the output.")
             else:
                 stage("③", "weights", trace.weights, k_labels, "exp of each scaled score over the row's total.")
-        if shown >= 5 and st.session_state.get("scaled_formula__predict__top_key__revealed"):
+        if shown >= 5 and frame.revealed("top_key"):
             left, right = st.columns([2, 3])
             d_labels = [f"d{j + 1}" for j in range(d_v)]
             with left:
@@ -130,7 +130,7 @@ def formula(shown: int) -> None:
             with right:
                 chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                       "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
-                      lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
+                      lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="sf_fig_output")
             w, out = trace.weights[0], trace.output[0]
             st.subheader("The exact result for q1")
             st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))

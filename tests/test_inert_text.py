@@ -58,23 +58,23 @@ def test_lab_word_from_a_link_is_inert(payload):
 
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_matrix_entry_from_a_link_and_typed_is_inert(payload):
-    at = open_page("scaled_formula", Q=payload)
+    at = open_page("scaled_formula", sf_q=payload)
     assert any("could not be used" in w for w in map(str, (w.value for w in at.warning)))
     assert not active(at), active(at)
-    at.text_area(key="Q").set_value(f"1, {payload}").run()
+    at.text_area(key="sf_q").set_value(f"1, {payload}").run()
     assert at.error and not active(at), active(at)
 
 
 def test_refused_matrix_never_reaches_the_url_and_an_accepted_one_does():
     at = open_page("scaled_formula")
-    default = at.text_area(key="Q").value
+    default = at.text_area(key="sf_q").value
     good = "\n".join(", ".join("2" for _ in row.split(",")) for row in default.splitlines())   # same shape
-    at.text_area(key="Q").set_value("1, 2, 3, x").run()
-    assert at.error and "Q" not in at.query_params
-    at.text_area(key="Q").set_value(good).run()
-    assert not at.error and at.query_params["Q"] == good
-    at.text_area(key="Q").set_value("1" * 5000).run()                  # refused: the URL keeps the last accepted
-    assert at.error and at.query_params["Q"] == good
+    at.text_area(key="sf_q").set_value("1, 2, 3, x").run()
+    assert at.error and "sf_q" not in at.query_params
+    at.text_area(key="sf_q").set_value(good).run()
+    assert not at.error and at.query_params["sf_q"] == good
+    at.text_area(key="sf_q").set_value("1" * 5000).run()                  # refused: the URL keeps the last accepted
+    assert at.error and at.query_params["sf_q"] == good
 
 
 def test_every_text_box_on_every_page_has_a_character_limit():
@@ -86,7 +86,7 @@ def test_every_text_box_on_every_page_has_a_character_limit():
         for box in [*at.text_area, *at.text_input]:
             seen += 1
             assert 0 < box.proto.max_chars <= 10_000, (slug, box.key)
-            if box.key in ("Q", "K", "V", "cb_X"):
+            if box.key in ("sf_q", "sf_k", "sf_v", "cb_X"):
                 assert box.proto.max_chars == MAX_CHARS, (slug, box.key)
     assert seen >= 5
 

@@ -1,6 +1,7 @@
 """The step-by-step formula page: defaults from the seed, every control, and bad entries."""
 
 import numpy as np
+import pytest
 
 import attention_core as core
 from tests._apptest import texts
@@ -31,7 +32,7 @@ def test_weights_stay_hidden_until_a_prediction_is_revealed(open_page):
 
 
 def test_tied_scores_make_the_tie_the_right_prediction(open_page):
-    at = open_page("scaled_formula", K="1,0,1,0\n1,0,1,0", V="1,2\n3,4")
+    at = open_page("scaled_formula", sf_k="1,0,1,0\n1,0,1,0", sf_v="1,2\n3,4")
     reveal(at, "A tie for the top")
     assert at.success and "k1 and k2 share the largest scaled score" in at.success[0].value
     at.radio(key="scaled_formula__predict__top_key").set_value("k1").run()
@@ -65,7 +66,7 @@ def test_defaults_show_the_exact_seed_numbers(open_page):
 def test_turning_scaling_off_sharpens_the_weights(open_page):
     at = reveal(open_page("scaled_formula"))
     before = frame_of(at, 2).to_numpy().max()
-    at.toggle(key="scale").set_value(False).run()
+    at.toggle(key="sf_scale").set_value(False).run()
     assert not at.exception
     after = frame_of(at, 2).to_numpy()
     ref = core.scaled_dot_product_attention(**SEED, scale=False).weights
@@ -76,8 +77,8 @@ def test_turning_scaling_off_sharpens_the_weights(open_page):
 
 def test_adding_a_key_and_value_changes_the_shapes(open_page):
     at = reveal(open_page("scaled_formula"))
-    at.text_area(key="K").set_value("1,1,0,0\n0,0,1,1\n1,0,1,1\n0,1,0,1").run()
-    at.text_area(key="V").set_value("1,2\n3,4\n5,6\n7,8").run()
+    at.text_area(key="sf_k").set_value("1,1,0,0\n0,0,1,1\n1,0,1,1\n0,1,0,1").run()
+    at.text_area(key="sf_v").set_value("1,2\n3,4\n5,6\n7,8").run()
     assert not at.exception
     assert "(1×4) · (4×4) → (1×4)" in texts(at)
     assert frame_of(at, 2).shape == (1, 4)
@@ -85,7 +86,7 @@ def test_adding_a_key_and_value_changes_the_shapes(open_page):
 
 def test_two_queries_show_a_heatmap_row_each(open_page):
     at = reveal(open_page("scaled_formula"))
-    at.text_area(key="Q").set_value("1,0,1,0\n0,1,0,1").run()
+    at.text_area(key="sf_q").set_value("1,0,1,0\n0,1,0,1").run()
     assert frame_of(at, 2).shape == (2, 3)
     assert "(2×4) · (4×3) → (2×3)" in texts(at)
 
@@ -93,22 +94,23 @@ def test_two_queries_show_a_heatmap_row_each(open_page):
 def test_bad_entries_get_clear_messages_and_no_traceback(open_page):
     at = open_page("scaled_formula")
     cases = {
-        "Q": ["1, 0, x, 0", "1, nan, 1, 0", "", "1, 0, 1", "<script>alert(1)</script>", "1e400, 0, 0, 0"],
-        "V": ["1, 2\n3, 4"],
+        "sf_q": ["1, 0, x, 0", "1, nan, 1, 0", "", "1, 0, 1", "<script>alert(1)</script>", "1e400, 0, 0, 0"],
+        "sf_v": ["1, 2\n3, 4"],
     }
     for key, values in cases.items():
         for value in values:
             at.text_area(key=key).set_value(value).run()
             assert not at.exception, (key, value)
             assert at.error, f"no message for {key}={value!r}"
-        at.text_area(key=key).set_value({"Q": "1, 0, 1, 0", "V": "1, 2\n3, 4\n5, 6"}[key]).run()
+        at.text_area(key=key).set_value({"sf_q": "1, 0, 1, 0", "sf_v": "1, 2\n3, 4\n5, 6"}[key]).run()
         assert not at.error
 
 
-def test_a_prepared_link_opens_in_that_state(open_page):
-    at = reveal(open_page("scaled_formula", scale="false", Q="0, 1, 0, 1"))
-    assert not at.toggle(key="scale").value
-    assert at.text_area(key="Q").value == "0, 1, 0, 1"
+@pytest.mark.parametrize("names", [("sf_scale", "sf_q"), ("scale", "Q")], ids=["keys", "older-link-names"])
+def test_a_prepared_link_opens_in_that_state(open_page, names):
+    at = reveal(open_page("scaled_formula", **{names[0]: "false", names[1]: "0, 1, 0, 1"}))
+    assert not at.toggle(key="sf_scale").value
+    assert at.text_area(key="sf_q").value == "0, 1, 0, 1"
     ref = core.scaled_dot_product_attention([[0, 1, 0, 1]], SEED["K"], SEED["V"], scale=False)
     np.testing.assert_allclose(frame_of(at, 2).to_numpy(), ref.weights, atol=1e-6)
 
@@ -124,25 +126,25 @@ def test_misconception_check_gives_feedback_on_each_option(open_page):
 
 
 def test_a_tampered_link_falls_back_to_defaults_with_a_notice(open_page):
-    at = open_page("scaled_formula", Q="<script>alert(1)</script>", scale="banana", K="1e999")
+    at = open_page("scaled_formula", sf_q="<script>alert(1)</script>", sf_scale="banana", K="1e999")
     assert not at.exception
-    assert at.text_area(key="Q").value == "1, 0, 1, 0" and at.toggle(key="scale").value is True
+    assert at.text_area(key="sf_q").value == "1, 0, 1, 0" and at.toggle(key="sf_scale").value is True
     notices = " ".join(w.value for w in at.warning)
     # The link's notice names the control as the learner sees it (its label), not by its key.
-    assert "could not be used" in notices and f"“{at.toggle(key='scale').label}”" in notices
-    assert "`scale`" not in notices
+    assert "could not be used" in notices and f"“{at.toggle(key='sf_scale').label}”" in notices
+    assert "`sf_scale`" not in notices
     assert at.warning[0].value.startswith("This link had settings"), "the notice sits at the top of the page"
     assert not at.error, "the defaults were used, so nothing is left in error"
 
 
 def test_link_to_this_view_carries_the_current_state(open_page):
     at = open_page("scaled_formula")
-    at.toggle(key="scale").set_value(False).run()
-    at.text_area(key="V").set_value("0, 1\n1, 0\n1, 1").run()
+    at.toggle(key="sf_scale").set_value(False).run()
+    at.text_area(key="sf_v").set_value("0, 1\n1, 0\n1, 1").run()
     assert not at.code, "the link is made when its popover opens, not on every rerun"
     at.session_state["scaled_formula__link"] = True       # what opening "Link to this view" sets
     link = at.run().code[-1].value
-    assert "scale=false" in link and "V=0%2C+1%0A1%2C+0%0A1%2C+1" in link
+    assert "sf_scale=false" in link and "sf_v=0%2C+1%0A1%2C+0%0A1%2C+1" in link
 
 
 def test_presenter_mode_steps_through_the_formula(open_page):
@@ -162,7 +164,7 @@ def test_presenter_mode_steps_through_the_formula(open_page):
 def test_a_charts_numbers_are_sent_only_once_their_expander_is_opened(open_page):
     at = reveal(open_page("scaled_formula"))
     assert len(at.dataframe) == 4
-    at.session_state["fig_output__numbers"] = True         # what a click on "Show the numbers" sets
+    at.session_state["sf_fig_output__numbers"] = True         # what a click on "Show the numbers" sets
     at.run()
     assert len(at.dataframe) == 5
     np.testing.assert_allclose(frame_of(at, 4).to_numpy(), np.array(SEED["V"], dtype=float))
@@ -170,7 +172,7 @@ def test_a_charts_numbers_are_sent_only_once_their_expander_is_opened(open_page)
 
 def test_each_term_of_the_formula_says_what_it_does_its_shape_and_its_stage(open_page):
     """The anatomy: shapes follow the inputs (checked against the trace's own matrices), stages are named."""
-    at = open_page("scaled_formula", Q="1,0,1\n0,1,0", K="1,0,0\n0,1,0\n0,0,1\n1,1,1", V="1\n2\n3\n4")
+    at = open_page("scaled_formula", sf_q="1,0,1\n0,1,0", sf_k="1,0,0\n0,1,0\n0,0,1\n1,1,1", sf_v="1\n2\n3\n4")
     Q, K = np.array([[1, 0, 1], [0, 1, 0.]]), np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1.]])
     V = np.arange(1., 5)[:, None]
     ref = core.scaled_dot_product_attention(Q, K, V)
@@ -190,6 +192,6 @@ def test_each_term_of_the_formula_says_what_it_does_its_shape_and_its_stage(open
         box = next(i.value for i in at.info if i.value.startswith(f"**{term}.**"))
         assert said in box and stage in box, (term, box)
         assert "\\boxed" in at.latex[0].value
-    at.toggle(key="scale").set_value(False).run()
+    at.toggle(key="sf_scale").set_value(False).run()
     at.segmented_control(key="sf_term").set_value("÷ √dₖ").run()
     assert "Switched off" in next(i.value for i in at.info if i.value.startswith("**÷ √dₖ.**"))

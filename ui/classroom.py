@@ -214,7 +214,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
     if not snap.page:
         return False
     if snap.step:
-        ss[f"{snap.page}__step"] = snap.step
+        ss[controls.step_key(snap.page)] = snap.step
     if snap.page != slug:
         if snap.page not in {p.slug for p in page_index()}:
             return False
@@ -336,7 +336,7 @@ def publish(slug: str, *, from_tick: bool = False) -> None:
         return
     if not from_tick:
         ss[_MID_RUN] = False
-    step = int(ss.get(f"{slug}__step", 1)) if present.active() else 0
+    step = int(ss.get(controls.step_key(slug), 1)) if present.active() else 0
     view = (slug, step, controls.lesson_controls())
     if ss.get(_PUBLISHED) == view:
         return

@@ -37,6 +37,11 @@ def fill(template: str, **values: object) -> str:
     return _FIELD.sub(put, template)
 
 
+def fields(template: str) -> set[str]:
+    """The names of the ``{name}`` fields ``fill`` would replace in ``template`` (LaTeX groups are not fields)."""
+    return {m.group(1) for m in _FIELD.finditer(template) if not _LATEX_BEFORE.search(template, 0, m.start())}
+
+
 @dataclass(frozen=True)
 class Choice:
     text: str

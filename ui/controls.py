@@ -1,17 +1,96 @@
-"""What counts as a lesson control: one definition for "Link to this view" and the live classroom."""
+"""Widget keys: one definition of their names and of what counts as a lesson control.
+
+Three kinds of key live in a session, told apart by their shape:
+- **lesson controls**, ``<prefix>_<name>`` (e.g. ``sd_dk``): the page's own sliders, toggles and boxes,
+  carried by "Link to this view" and followed by a live class. The prefix names the page (``PREFIXES``).
+- **frame keys**, ``<slug>__<kind>__<id>[__<part>]``: predictions, checks, exercises and presenter steps,
+  made by ``frame_key`` and the helpers below it.
+- **private keys**, starting with ``_``: the classroom's and progress's own state.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from ui.content import PAGE_FILES
+
 # Query parameters that belong to the classroom, not to a view: a shared link never carries them.
 CLASS_PARAMS = ("room", "key")
 
+# Each lesson's key prefix: every lesson control (and chart key) of the page starts with it and "_".
+PREFIXES = {
+    "polysemy": "pl",
+    "convex_blending": "cb",
+    "queries_keys_values": "qkv",
+    "projection": "pr",
+    "learned_projections": "lp",
+    "scaled_formula": "sf",
+    "sqrt_dk": "sd",
+    "multi_head": "mh",
+    "masks_and_cross_attention": "mk",
+    "rnn_vs_attention": "rn",
+    "flash_attention": "fa",
+    "real_model_lab": "lab",
+}
+
+# Links shared before a page's keys took its prefix still open the same view: old name -> key.
+LEGACY_PARAMS = {
+    "scaled_formula": {"Q": "sf_q", "K": "sf_k", "V": "sf_v", "scale": "sf_scale"},
+}
+
 
 def is_lesson_control(key: object) -> bool:
-    """Lesson controls are the keyed widgets whose keys are plain names; frame, progress and classroom
-    keys hold "__" or start with "_"."""
+    """Lesson controls are the keyed widgets whose keys are plain names; frame keys hold "__" and
+    private keys start with "_"."""
     return isinstance(key, str) and not key.startswith("_") and "__" not in key
+
+
+def control(slug: str, name: str) -> str:
+    """The key of the lesson control ``name`` on page ``slug``, e.g. control("sqrt_dk", "dk") == "sd_dk"."""
+    key = f"{PREFIXES[slug]}_{name}"
+    if not is_lesson_control(key):
+        raise ValueError(f"{key!r} is not a lesson control's key: no leading '_' and no '__'")
+    return key
+
+
+def frame_key(slug: str, kind: str, item: str = "", part: str = "") -> str:
+    """A frame widget's key: ``<slug>__<kind>[__<item>][__<part>]``; never a lesson control."""
+    return "__".join(p for p in (slug, kind, item, part) if p)
+
+
+def prediction_key(slug: str, prediction_id: str) -> str:
+    return frame_key(slug, "predict", prediction_id)
+
+
+def revealed_key(slug: str, prediction_id: str) -> str:
+    """Where the frame notes that a prediction's answer was revealed (read it with ``Frame.revealed``)."""
+    return frame_key(slug, "predict", prediction_id, "revealed")
+
+
+def check_key(slug: str, check_id: str) -> str:
+    return frame_key(slug, "check", check_id)
+
+
+def exercise_key(slug: str, exercise_id: str) -> str:
+    return frame_key(slug, "exercise", exercise_id)
+
+
+def step_key(slug: str) -> str:
+    """The presenter step a page is on."""
+    return frame_key(slug, "step")
+
+
+def adopt_legacy_params(slug: str) -> None:
+    """Reopen a link that uses a page's old parameter names with its keys instead, before its widgets are
+    made: a bound widget takes its value from the URL the page was opened with, so the page is opened
+    again (as the classroom opens a presenter's view) rather than the names swapped in place."""
+    old = LEGACY_PARAMS.get(slug, {})
+    if not any(name in st.query_params for name in old):
+        return
+    params = {old.get(k, k): st.query_params.get_all(k) for k in st.query_params if old.get(k, k) == k or
+              old[k] not in st.query_params}
+    st.switch_page(PAGE_FILES.format(slug=slug),
+                   query_params={k: v if len(v) != 1 else v[0] for k, v in params.items()})
 
 
 def lesson_controls() -> dict[str, list[str]]:

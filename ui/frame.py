@@ -58,7 +58,8 @@ class Frame:
             st.markdown(self.text.notes[name].strip())
 
     def revealed(self, prediction_id: str) -> bool:
-        return bool(st.session_state.get(f"{self.slug}__predict__{prediction_id}__revealed"))
+        """True once the learner has revealed this prediction's answer."""
+        return bool(st.session_state.get(controls.revealed_key(self.slug, prediction_id)))
 
     def _held_back(self, after: tuple[str, ...] | None) -> bool:
         """True (and says why) while a prediction whose answer the next box would give away is unanswered.
@@ -85,7 +86,7 @@ class Frame:
         if self._held_back(after):
             return None
         c = self.text.check(check_id).with_values(**values)
-        key = f"{self.slug}__check__{c.id}"
+        key = controls.check_key(self.slug, c.id)
         poll_id = f"{self.slug}:check:{c.id}"
         with st.container(border=True):
             label = f"**Check yourself.** {c.prompt}"
@@ -113,8 +114,8 @@ class Frame:
         """
         p: Check = self.text.predictions[prediction_id]
         p = p.with_options(options, answer, **values) if options is not None else p.with_values(answer, **values)
-        key = f"{self.slug}__predict__{p.id}"
-        revealed_key = f"{key}__revealed"
+        key = controls.prediction_key(self.slug, p.id)
+        revealed_key = controls.revealed_key(self.slug, p.id)
         poll_id = f"{self.slug}:predict:{p.id}"
         with st.container(border=True):
             label = f"**Predict first.** {p.prompt}"
@@ -146,7 +147,7 @@ class Frame:
         with st.container(border=True):
             st.markdown(f"**Work it out by hand.** {fill(ex.prompt, **values)}")
             guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001,
-                                    key=f"{self.slug}__exercise__{ex.id}")
+                                    key=controls.exercise_key(self.slug, ex.id))
             if guess is None:
                 return None
             correct = abs(guess - answer) <= ex.tolerance
@@ -162,7 +163,7 @@ class Frame:
             shown = min(max(followed, 1), len(labels))
             st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
             return shown
-        key = f"{self.slug}__step"
+        key = controls.step_key(self.slug)
         if not present.active():
             if STEP_PARAM in st.query_params:
                 del st.query_params[STEP_PARAM]
@@ -269,6 +270,7 @@ def lesson(slug: str) -> Frame:
     """The frame for one lesson page; records the visit for the progress view on the home page."""
     entry.ensure_entry()
     present.sidebar_toggle()
+    controls.adopt_legacy_params(slug)
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params if k not in controls.CLASS_PARAMS}
     if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
         snapshot = {}

@@ -37,7 +37,7 @@ def _map(path: str) -> dict:
             "neighbours": glove_nearest(ambiguous, 10) if ambiguous in glove() else []}
 
 
-def render_real_vectors(intro: str, key: str = "poly_real") -> None:
+def render_real_vectors(intro: str, key: str = "pl_real") -> None:
     """Draw the section: the lesson's ``intro`` (``{ambiguous}`` is filled in), the map, its numbers, and
     the ambiguous word's ten nearest GloVe words."""
     m = _map(str(VOCAB_FILE))

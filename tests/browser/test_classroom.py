@@ -144,9 +144,11 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
     pg.get_by_role("button", name="Ask the class").first.click()
     pg.get_by_role("button", name="Reveal the answer to the class").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     for i, st in enumerate(classroom.students):
-        box = st.locator('[data-testid="stRadio"]', has_text="Predict first")
-        box.wait_for(timeout=FOLLOW_TIMEOUT_MS)
         st.get_by_text("The presenter asked the class").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+        # The class's radio (keyed _class_answer__…), not the page's own one it replaces: for a moment after
+        # the switch, the page's radio can still be on screen.
+        box = st.locator('[class*="st-key-_class_answer"] [data-testid="stRadio"]', has_text="Predict first")
+        box.wait_for(timeout=FOLLOW_TIMEOUT_MS)
         # label 0 is the question itself: two students pick the first option, one the second
         box.locator("label").nth(1 + (i == 2)).click()
     pg.get_by_text("3 of 3 answered").wait_for(timeout=FOLLOW_TIMEOUT_MS)

@@ -80,13 +80,13 @@ def test_lab_word_from_a_link_stays_text(server, watched, payload):
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_a_matrix_entry_from_a_link_and_typed_stays_text(server, watched, payload):
     pg, problems, requests = watched
-    visit(pg, problems, server, "scaled_formula", Q=payload)
+    visit(pg, problems, server, "scaled_formula", sf_q=payload)
     assert pg.get_by_text("could not be used").count(), "the link warning is shown"
-    check(pg, requests, f"?Q={payload}")
+    check(pg, requests, f"?sf_q={payload}")
     typed(pg, problems, f"{MAIN} textarea", f"1, {payload}")
     assert pg.locator('[data-testid="stAlertContentError"]').count(), "the typed entry is refused"
     check(pg, requests, f"typed Q 1, {payload}")
-    assert "Q=" not in pg.url or "127.0.0.1" not in pg.url, "refused text is not copied into the URL"
+    assert "sf_q=" not in pg.url or "127.0.0.1" not in pg.url, "refused text is not copied into the URL"
 
 
 def test_token_names_and_context_words_stay_text(server, watched):

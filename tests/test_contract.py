@@ -1,0 +1,188 @@
+"""The contract between pages, lesson files and widget keys, read from the pages' source.
+
+Both ways: every id a page asks the frame for exists in its lesson file, and every check, prediction,
+note and exercise in a lesson file is asked by its page; the ``{fields}`` of each text are exactly
+the values the page passes; every lesson control carries its page's prefix and no key is used twice.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from dataclasses import dataclass, field
+
+import pytest
+
+from ui import controls
+from ui.content import APP_DIR, Check, Lesson, fields, load_lesson, page_index
+
+PAGES = APP_DIR / "pages"
+LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+TABLES = {"note": "notes", "check": "checks", "predict": "predictions", "revealed": "predictions",
+          "exercise": "exercises"}
+FRAME_PARAMETERS = {"after", "options", "answer"}          # arguments of Frame's methods, not text values
+AUTOMATIC = {"predict_options": {"answer", "picked"}, "exercise": {"answer", "guess"}}
+
+
+@dataclass
+class Ask:
+    """One ``frame.<method>("id", ...)`` call in a page."""
+
+    method: str
+    item: str
+    line: int
+    values: set[str] = field(default_factory=set)
+    splat: bool = False                                    # **values: names unknown from the source
+    options: bool = False                                  # the page supplies the choices
+
+
+def _literal(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def asks(source: str) -> list[Ask]:
+    """Every frame call with a literal id, each note read from the lesson text, and each prediction an
+    ``after=`` waits for."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "notes"
+                and _literal(node.slice) is not None):                     # frame.text.notes["name"]
+            found.append(Ask("note", _literal(node.slice), node.lineno))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "frame"):
+            continue
+        kw = {k.arg for k in node.keywords if k.arg is not None}
+        for k in node.keywords:
+            if k.arg == "after" and isinstance(k.value, ast.Tuple):
+                found += [Ask("revealed", _literal(e), node.lineno) for e in k.value.elts if _literal(e)]
+        if node.func.attr in TABLES and node.args and _literal(node.args[0]) is not None:
+            found.append(Ask(node.func.attr, _literal(node.args[0]), node.lineno, values=kw - FRAME_PARAMETERS,
+                             splat=any(k.arg is None for k in node.keywords),
+                             options="options" in kw or len(node.args) > 1))
+    return found
+
+
+def widget_keys(source: str) -> list[tuple[str, int, bool]]:
+    """(key, line, whole) for every ``key=`` argument: a literal, or the literal start of an f-string."""
+    keys = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            for k in node.keywords:
+                if k.arg == "key" and _literal(k.value) is not None:
+                    keys.append((k.value.value, node.lineno, True))
+                elif k.arg == "key" and isinstance(k.value, ast.JoinedStr) and k.value.values:
+                    head = _literal(k.value.values[0])
+                    if head:
+                        keys.append((head, node.lineno, False))
+    return keys
+
+
+def _texts(entry: Check) -> list[str]:
+    return [entry.prompt, entry.explanation, entry.right, entry.wrong,
+            *[t for c in entry.choices for t in (c.text, c.feedback)]]
+
+
+def _entry_fields(lesson: Lesson, ask: Ask) -> set[str]:
+    if ask.method == "exercise":
+        ex = lesson.exercises[ask.item]
+        return set().union(*map(fields, (ex.prompt, ex.right, ex.wrong))) - AUTOMATIC["exercise"]
+    entry = lesson.check(ask.item) if ask.method == "check" else lesson.predictions[ask.item]
+    found = set().union(*map(fields, _texts(entry)))
+    return found - AUTOMATIC["predict_options"] if ask.options else found
+
+
+def contract_problems(lesson: Lesson, source: str) -> list[str]:
+    """What breaks the contract between one page's source and its lesson file (empty when none does)."""
+    tables = {"notes": set(lesson.notes), "checks": {c.id for c in lesson.checks},
+              "predictions": set(lesson.predictions), "exercises": set(lesson.exercises)}
+    page_asks = asks(source)
+    problems = [f"line {a.line}: frame.{a.method}({a.item!r}) but the lesson file has no {TABLES[a.method]} "
+                f"entry {a.item!r}" for a in page_asks if a.item not in tables[TABLES[a.method]]]
+    for table, ids in tables.items():
+        asked = {a.item for a in page_asks if TABLES[a.method] == table}
+        problems += [f"{table} entry {i!r} is in the lesson file but no page asks for it" for i in sorted(ids - asked)]
+    for a in page_asks:
+        if a.method in ("note", "revealed") or a.item not in tables[TABLES[a.method]]:
+            continue
+        wanted = _entry_fields(lesson, a)
+        if wanted - a.values and not a.splat:
+            problems.append(f"line {a.line}: {a.item!r} has fields {sorted(wanted - a.values)} the page never fills")
+        if a.values - wanted:
+            problems.append(f"line {a.line}: {a.item!r} is passed {sorted(a.values - wanted)}, which its text "
+                            "never uses")
+    return problems
+
+
+def _source(slug: str) -> str:
+    return (PAGES / f"{slug}.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_each_page_and_its_lesson_file_ask_for_each_other(slug):
+    assert contract_problems(load_lesson(slug), _source(slug)) == []
+
+
+def test_home_reads_only_notes_its_file_has_and_uses_them_all():
+    source, notes = _source("home"), set(load_lesson("home").notes)
+    read = {_literal(n.slice) for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "notes"}
+    assert read == notes
+
+
+def test_the_contract_finds_an_entry_no_page_asks_for_and_a_field_nobody_fills():
+    slug = "scaled_formula"
+    lesson, source = load_lesson(slug), _source(slug)
+    orphan = dataclasses.replace(lesson.check("softmax_needed"), id="orphan")
+    widened = dataclasses.replace(lesson, checks=(*lesson.checks, orphan),
+                                  notes={**lesson.notes, "spare": "An unused note."})
+    problems = contract_problems(widened, source)
+    assert any("'orphan'" in p and "no page asks" in p for p in problems)
+    assert any("'spare'" in p and "no page asks" in p for p in problems)
+    check = lesson.check("softmax_needed")
+    unfilled = dataclasses.replace(check, prompt=check.prompt + " {missing_value}")
+    problems = contract_problems(dataclasses.replace(lesson, checks=(unfilled,)), source)
+    assert any("missing_value" in p and "never fills" in p for p in problems)
+    renamed = source.replace('frame.check("softmax_needed")', 'frame.check("softmax_gone")')
+    assert any("'softmax_gone'" in p for p in contract_problems(lesson, renamed))
+
+
+def test_every_lesson_has_its_own_key_prefix():
+    assert set(controls.PREFIXES) == set(LESSONS)
+    prefixes = list(controls.PREFIXES.values())
+    assert len(set(prefixes)) == len(prefixes)
+    assert not any(a != b and b.startswith(a + "_") for a in prefixes for b in prefixes)
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_widget_key_of_a_page_carries_its_prefix(slug):
+    prefix = controls.PREFIXES[slug] + "_"
+    for key, line, _ in widget_keys(_source(slug)):
+        if controls.is_lesson_control(key):
+            assert key.startswith(prefix), f"pages/{slug}.py line {line}: key {key!r} lacks the prefix {prefix!r}"
+        else:
+            assert key.startswith(("_", prefix)), f"pages/{slug}.py line {line}: private key {key!r}"
+
+
+def test_no_widget_key_is_used_by_two_pages():
+    owner: dict[str, str] = {}
+    for slug in LESSONS:
+        for key, _line, whole in widget_keys(_source(slug)):
+            if whole:
+                assert owner.setdefault(key, slug) == slug, f"{key!r} is used by {owner[key]} and {slug}"
+
+
+def test_keys_made_by_the_frame_are_never_lesson_controls():
+    made = [controls.prediction_key("sqrt_dk", "spread"), controls.revealed_key("sqrt_dk", "spread"),
+            controls.check_key("sqrt_dk", "x"), controls.exercise_key("sqrt_dk", "x"), controls.step_key("sqrt_dk")]
+    assert not any(controls.is_lesson_control(k) for k in made)
+    assert len(set(made)) == len(made)
+    assert all(controls.is_lesson_control(controls.control(s, "x")) for s in controls.PREFIXES)
+    with pytest.raises(ValueError):
+        controls.control("sqrt_dk", "_x")
+
+
+def test_old_link_names_map_onto_controls_of_their_own_page():
+    for slug, names in controls.LEGACY_PARAMS.items():
+        keys = {k for k, _, whole in widget_keys(_source(slug)) if whole}
+        assert set(names.values()) <= keys, slug
+        assert not set(names) & keys, f"{slug}: an old name is still a key"
