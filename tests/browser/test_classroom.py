@@ -196,7 +196,11 @@ def test_a_student_never_sees_presenter_controls(classroom):
 def test_ending_the_class_tells_the_students_and_keeps_their_page(classroom):
     pg = classroom.presenter
     pg.get_by_role("button", name="End the class").click()
-    for st in classroom.students:
-        st.get_by_text("The class has ended").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    for i, st in enumerate(classroom.students):
+        try:
+            st.get_by_text("The class has ended").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+        except Exception:
+            harness.save_full(st, SCREENSHOTS / f"classroom_end_fail_{i}.png", 390)
+            raise
         assert "/sqrt_dk" in st.url and "room=" not in st.url
         _no_exception(st)

@@ -7,6 +7,7 @@ measures (docs/SECURITY.md quotes it): run with -s to see the figures.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import re
 import time
@@ -42,7 +43,10 @@ def cache_entries(base: str) -> dict[str, float]:
 
 
 def _run(coro):
-    return asyncio.new_event_loop().run_until_complete(coro)
+    """Run ``coro`` to the end on its own thread: Playwright's sync API keeps an event loop running on this
+    thread whenever a browser test ran before in the same process, and asyncio will not nest loops."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def _session(base: str, frames: list[bytes], wait_finish: list[bool]) -> list:
