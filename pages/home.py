@@ -12,7 +12,8 @@ classroom.sidebar("home")
 progress.sync({p.slug for p in page_index()})          # the browser's saved progress, and "Forget my progress"
 home = load_lesson("home")
 st.title(home.title)
-st.markdown(f"#### {home.question}")
+with st.container(key="lesson_question"):                # h2, styled as on every lesson (ui/present.py)
+    st.markdown(f"## {home.question}")
 st.info(home.analogy.strip(), icon=":material/lightbulb:")
 st.markdown(f"**What you will be able to do.** {home.goal}")
 

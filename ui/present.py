@@ -62,6 +62,35 @@ PRESENTER_CSS = """
 """
 
 
+# Static script: gives every chart an accessible name. Streamlit's Plotly element has no aria attributes, so a
+# screen reader met an unnamed picture; each chart becomes a figure named by its title and the caption under it.
+_CHART_NAMES_JS = """
+<script>
+(function () {
+  if (window.__attnChartNames) return;
+  window.__attnChartNames = true;
+  var text = function (el) { return el ? el.textContent.replace(/\\s+/g, " ").trim() : ""; };
+  var name = function () {
+    document.querySelectorAll('[data-testid="stPlotlyChart"]').forEach(function (chart) {
+      var box = chart.closest('[data-testid="stElementContainer"]');
+      var after = box && box.nextElementSibling;
+      var caption = after && after.querySelector('[data-testid="stCaptionContainer"]');
+      var label = [text(chart.querySelector(".gtitle")), text(caption)].filter(Boolean).join(". ") || "Chart";
+      if (chart.getAttribute("aria-label") !== label) {
+        chart.setAttribute("role", "figure");
+        chart.setAttribute("aria-label", label);
+      }
+    });
+  };
+  var pending = null;
+  new MutationObserver(function () { clearTimeout(pending); pending = setTimeout(name, 150); })
+    .observe(document.body, {childList: true, subtree: true, characterData: true});
+  name();
+})();
+</script>
+"""
+
+
 def _flip() -> None:
     st.session_state[_KEY] = bool(st.session_state.get(_SWITCH, st.session_state.get(_KEY, False)))
 
@@ -76,6 +105,7 @@ def sidebar_toggle() -> None:
     st.sidebar.toggle("Presenter mode", value=st.session_state[_KEY], key=_SWITCH, on_change=_flip,
                       help="Large type for a projector; prose folded; Page Down / Page Up step through reveals.")
     st.html(SITE_CSS)                                  # style only: Streamlit gives it no space
+    st.html(_CHART_NAMES_JS, unsafe_allow_javascript=True)
     if st.session_state[_KEY]:
         st.query_params["present"] = "1"
         st.html(PRESENTER_CSS)

@@ -181,7 +181,12 @@ def test_a_reload_rejoins_the_class(classroom):
     pg.locator(SLIDER).first.focus()
     pg.keyboard.press("ArrowLeft")
     moved = _slider_value(pg)
-    _wait_slider(st, moved)
+    try:
+        _wait_slider(st, moved)
+    except Exception:
+        harness.save_full(st, SCREENSHOTS / "classroom_rejoin_fail.png", 390)
+        harness.save_full(pg, SCREENSHOTS / "classroom_rejoin_fail_presenter.png", 1280)
+        raise
 
 
 def test_a_student_never_sees_presenter_controls(classroom):

@@ -1,0 +1,35 @@
+"""Every chart has an accessible name: a screen reader announces a figure named by its title and caption."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import harness
+from ui.content import page_index
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+NAMES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].map(plot => {
+  const figure = plot.closest('[data-testid=stPlotlyChart]');
+  const caption = figure.closest('[data-testid=stElementContainer]').nextElementSibling;
+  return {role: figure.getAttribute('role'), name: figure.getAttribute('aria-label') || '',
+          caption: caption ? caption.innerText.trim() : ''};
+})"""
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_each_chart_is_a_figure_named_by_its_title_and_caption(server, page, slug):
+    pg, problems = page
+    problems.runs.open(harness.page_url(server, slug))
+    # Every lesson draws a chart before its first prediction; the names follow the drawing by a moment.
+    pg.wait_for_function("() => { const c = [...document.querySelectorAll('[data-testid=stMain] "
+                         "[data-testid=stPlotlyChart]')]; return c.length && c.every(e => e.getAttribute('aria-label')); }",
+                         timeout=90_000)
+    charts = pg.evaluate(NAMES_JS)
+    assert charts, f"{slug}: no chart drawn before any prediction"
+    for chart in charts:
+        assert chart["role"] == "figure", chart
+        assert chart["name"] not in ("", "Chart"), chart
+        if chart["caption"]:
+            assert chart["name"].endswith(chart["caption"].split("\n")[0]), chart
