@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests._apptest import open_page, reveal
+from devtools.apptest import open_page, reveal
 from ui.inputs import literal, message
 
 PAYLOADS = ["![x](http://127.0.0.1:9/a.png)", "[phish](http://127.0.0.1:9/login)", "![](//127.0.0.1:9/x.png)",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 from tests.browser.conftest import SCREENSHOTS
 from ui.content import load_lesson, page_index
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 from ui.content import page_index
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 
 
 @pytest.fixture(scope="module")
