@@ -52,7 +52,7 @@ def as_the_server():
 
     Two differences from a server, both patched here for the duration:
     - ``AppTest.run()`` makes a fresh ``ScriptCache`` every time, so each timed rerun would also read the page,
-      rewrite it for magic commands and compile it (under 1 ms for the floor page, 5–35 ms for a lesson); a
+      rewrite it for magic commands and compile it (docs/PERFORMANCE.md gives the cost per page); a
       running server keeps one cache per process. Patched in both modules that make one.
     - ``AppTest.run()`` also forgets, before every run, that the app uses ``st.navigation``. With a ``pages/``
       folder beside app.py, Streamlit then takes the app for an old-style multipage app and runs the page on
@@ -108,7 +108,7 @@ class _Mover:
 def server_reruns(slugs: list[str], n: int) -> tuple[ServerRerun, list[ServerRerun]]:
     """Each page's rerun with the floor page's measured alternately, rerun for rerun, so that both see the
     same machine: on a shared machine the load drifts within seconds, and a floor measured before and
-    after the pages moved single ratios by ±0.4 (the same tree gave 3.3× and 4.1×)."""
+    after the pages moved single ratios (docs/PERFORMANCE.md, "Session 5")."""
     from streamlit.testing.v1 import AppTest
 
     floor_at = AppTest.from_file(str(ROOT / "benchmarks" / "floor_app.py"), default_timeout=120)

@@ -1,4 +1,4 @@
-"""Issue 8, fuzzing: every page, every widget, random legal values and hostile ones.
+"""Fuzzing: every page, every widget, random legal values and hostile ones.
 
 Widgets are discovered from each page's AppTest tree (devtools/apptest.py), and pages come from
 ui.content.page_index(), so a page that lands later is fuzzed without edits here.

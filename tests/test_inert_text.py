@@ -1,4 +1,4 @@
-"""Issue 22: text that stays text, and inputs bounded in size, on every message path (AppTest).
+"""Text that stays text, and inputs bounded in size, on every message path (AppTest).
 
 Each path a learner's text (typed, or carried by a link) can reach a Markdown message is fed the outside
 probe's payloads; the Markdown sent must not contain any payload's markup unescaped. What Chromium then

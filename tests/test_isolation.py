@@ -1,4 +1,4 @@
-"""Issue 8, isolation: two sessions never see each other's values, nothing mutable is shared at module
+"""Isolation: two sessions never see each other's values, nothing mutable is shared at module
 level, and every cache is bounded.
 
 The session tests run over ui.content.page_index() and discover widgets from the AppTest tree; the

@@ -1,4 +1,4 @@
-"""Issue 6 on every lesson page: predictions, checks, progress, links that restore state (or refuse
+"""Every lesson page's learning loop: predictions, checks, progress, links that restore state (or refuse
 tampered values with a notice), and presenter mode. Parametrised over the lesson index, so a page
 that lands later is covered without edits."""
 
