@@ -46,7 +46,6 @@ class Redraw:
     grown: int = 0                                  # charts laid out twice per draw (a margin grew)
 
 
-
 def press(page, step: int) -> str | None:
     """Move the first control; sliders go right then back left, so they never stick at a bound."""
     slider = page.locator(harness.SLIDER_INPUT)
@@ -84,7 +83,6 @@ def redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
             result.ws_bytes.append(runs.bytes - sent)
     result.charts, result.grown = page.evaluate(GROWN_JS)
     return result
-
 
 
 def section(results: list[Redraw], floor: Redraw | None) -> list[str]:

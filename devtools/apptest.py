@@ -104,6 +104,9 @@ def reveal(at: AppTest, slug: str, *prediction_ids: str) -> AppTest:
         at.button(key=f"{key}__button").click().run()
     return at
 
+
+# --- Every widget of a page, found generically (the fuzz and isolation tests, the input inventory) ---
+
 # Kinds a learner types into; every other widget picks from a fixed set or a bounded range.
 TEXT_KINDS = ("text_input", "text_area", "chat_input")
 CHOICE_KINDS = ("selectbox", "radio", "multiselect", "select_slider", "pills", "segmented_control")
