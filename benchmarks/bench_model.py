@@ -1,7 +1,7 @@
 """How fast and how big the NumPy MiniLM is: load time, a 12-token forward pass, process memory, and
 the 128-token pass against the floor of its own matrix products.
 
-    python benchmarks/bench_model.py [--runs 200]
+    python -m benchmarks.bench_model [--runs 200]
 
 The floor ("bare") is the same matrix products the model does, with its own weights, done bare in NumPy
 float32 on one BLAS thread, as the model runs them: per layer x·[W_Q|W_K|W_V], the 12 heads' Q Kᵀ and
@@ -20,17 +20,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SENTENCE_12 = "The cat sat on the mat because it was warm"         # 10 pieces + [CLS] + [SEP]
 
 
 def rss_mb() -> float:
-    """This process's resident memory in MB (VmRSS); shared with soak_lab.py, which must not get a NaN."""
+    """This process's resident memory in MB (VmRSS); shared with benchmarks/soak_lab.py, which must not get a NaN."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024

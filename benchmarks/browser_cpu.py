@@ -1,10 +1,10 @@
 """Browser main-thread CPU per move of a page's first control, by where it goes (Plotly, other JavaScript,
 the browser's own style/layout/paint, garbage collection), from a Chrome DevTools CPU profile.
 
-    python benchmarks/browser_cpu.py sqrt_dk polysemy [--moves 10]
+    python -m benchmarks.browser_cpu sqrt_dk polysemy [--moves 10]
 
-Wall-clock redraw latency (run.py's table (c)) swings by ±30 ms between runs on a shared machine, more
-than most single changes save. CPU time per move is far steadier: to compare two versions of a page, run
+Wall-clock redraw latency (table (c), benchmarks/redraw.py) is noisy on a shared machine, often more than
+a single change saves (docs/PERFORMANCE.md). CPU time per move is far steadier: to compare two versions of a page, run
 this script in each checkout, alternating, two or three times each. The window per move runs from the key
 press to 0.7 s after the run finished, so it includes the work Streamlit does after the first chart has
 changed (the later charts, the theme pass and the resize observers).
@@ -14,15 +14,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import run as R
-
-from tests.browser import harness
+from benchmarks.levers import LEVERS
+from benchmarks.redraw import ARM_JS, press
+from devtools import harness
 
 NATIVE = ("(idle)", "(program)", "(garbage collector)")
 
@@ -56,8 +51,8 @@ def profile_page(browser, base: str, slug: str, moves: int) -> collections.Count
         if step == 2:                              # two untimed moves first: lazy chunks, first mounts
             cdp.send("Profiler.start")
         finished = runs.finished
-        page.evaluate(R.ARM_JS)
-        if R._press(page, step) is None:
+        page.evaluate(ARM_JS)
+        if press(page, step) is None:
             raise SystemExit(f"{slug}: no slider, toggle or radio to move")
         page.wait_for_function("() => window.__latency !== null", timeout=15_000, polling=20)
         runs.wait(finished)
@@ -76,7 +71,7 @@ def main() -> None:
 
     with sync_playwright() as p:
         browser = harness.launch(p)
-        with harness.serve(*R.LEVERS["both"]) as (_, base, _):
+        with harness.serve(*LEVERS["both"]) as (_, base, _):
             for slug in args.pages:
                 ms = profile_page(browser, base, slug, args.moves)
                 busy = sum(v for k, v in ms.items() if k != "(idle)")

@@ -1,6 +1,6 @@
 """What one room-store call costs: milliseconds and round trips, in-process store against Redis.
 
-    python benchmarks/classroom_store_ops.py [--n 2000]
+    python -m benchmarks.classroom_store_ops [--n 2000]
 
 Starts its own redis-server (Debian's, no persistence) on a free port, times each call N times from
 one client in this process (p50, p95 in ms), and counts the client's sends to Redis per call (one send
@@ -11,18 +11,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import redis
 
-import redis  # noqa: E402
-
-from classroom.memory import MemoryRoomStore  # noqa: E402
-from classroom.redis_store import RedisRoomStore  # noqa: E402
-from tests import services  # noqa: E402
+from classroom.memory import MemoryRoomStore
+from classroom.redis_store import RedisRoomStore
+from devtools import services
 
 OPTIONS = ("It doubles", "It halves", "It stays the same")
 CONTROLS = {"sd_dk": ["64"], "sd_seed": ["0"], "present": ["1"]}     # a typical lesson view

@@ -2,7 +2,7 @@
 
 Three set-ups, each started fresh: 1 replica with the in-process store, 1 replica with Redis, and
 2 replicas with Redis, always behind Debian's haproxy running deploy/haproxy.cfg (with one replica both
-of its server lines point at the same process). Every participant is benchmarks/classroom.py's
+of its server lines point at the same process). Every participant is benchmarks/ws_client.py's
 websocket client; like a browser it first loads the page over HTTP, so HAProxy's SERVERID cookie pins
 its websocket to a replica. The presenter (on `sqrt_dk`) moves the dₖ slider every 2 s.
 
@@ -15,7 +15,7 @@ Measured per set-up and class size (default 60 and 120 followers):
 - CPU: each process's share of one core over the moves (/proc/<pid>/stat): replicas, redis, haproxy;
 - per follower: the replicas' CPU over the moves, per student, as a share of one core.
 
-Run:  python benchmarks/lecture_hall.py [--students 60 120] [--moves 10]
+Run:  python -m benchmarks.lecture_hall [--students 60 120] [--moves 10]
 Prints a Markdown block for docs/PERFORMANCE.md (and writes artifacts/lecture_hall.json).
 """
 
@@ -30,14 +30,11 @@ import time
 import urllib.request
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.classroom import FINISHED, Client, cpu_seconds, pct, widget_state  # noqa: E402
-from tests import services  # noqa: E402
-from tests.browser import harness  # noqa: E402
+from benchmarks.report import machine, pct
+from benchmarks.ws_client import FINISHED, Client, widget_state
+from devtools import harness, services
+from devtools.harness import ROOT, cpu_seconds
 
 SETUPS = {"1 replica, in-process store": (1, False), "1 replica, Redis": (1, True), "2 replicas, Redis": (2, True)}
 EVERY_S = 2.0                      # the presenter's pace
@@ -175,9 +172,9 @@ def report(results: list[Result], machine: str) -> str:
     for r in results:
         apps = {k: v for k, v in r.cpu.items() if k.startswith("app")}
         per = sum(apps.values()) / r.students
-        target = " ✅" if pct(r.follow, 95) <= 1.5 and not r.errors and not r.missed else ""
+        target = " ✅" if pct(r.follow, 0.95) <= 1.5 and not r.errors and not r.missed else ""
         lines.append(
-            f"| {r.setup} | {r.students} | {pct(r.follow, 50) * 1000:.0f} ms | {pct(r.follow, 95) * 1000:.0f} ms"
+            f"| {r.setup} | {r.students} | {pct(r.follow, 0.5) * 1000:.0f} ms | {pct(r.follow, 0.95) * 1000:.0f} ms"
             f"{target} | {r.missed} of {r.moves} | {len(r.errors)} | "
             f"{', '.join(f'{k} {v}' for k, v in sorted(r.replicas.items()))} | "
             f"{', '.join(f'{k} {v * 100:.0f}%' for k, v in apps.items())} | {per * 100:.2f}% | "
@@ -196,10 +193,6 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--setups", nargs="+", default=list(SETUPS), choices=list(SETUPS))
     args = parser.parse_args()
-    import platform
-
-    import streamlit
-
     (ROOT / "artifacts").mkdir(exist_ok=True)
     load0, results = os.getloadavg()[0], []
     for setup in args.setups:
@@ -208,13 +201,10 @@ def main() -> None:
                 lecture_hall(replicas, use_redis, log) as (url, pids, redis):
             for n in args.students:
                 results.append(asyncio.run(lecture(url, pids, redis, setup, n, args.moves)))
-                print(f"{setup}, {n}: p95 {pct(results[-1].follow, 95):.2f} s", file=sys.stderr)
+                print(f"{setup}, {n}: p95 {pct(results[-1].follow, 0.95):.2f} s", file=sys.stderr)
                 (ROOT / "artifacts" / "lecture_hall.json").write_text(json.dumps([asdict(r) for r in results]))
                 time.sleep(5)
-    machine = (f"{os.cpu_count()} cores, load average {load0:.1f} at the start and {os.getloadavg()[0]:.1f} at "
-               f"the end, Python {platform.python_version()}, Streamlit {streamlit.__version__}, "
-               f"moves every {EVERY_S:.0f} s × {args.moves}")
-    print(report(results, machine))
+    print(report(results, f"{machine(load0)}, moves every {EVERY_S:.0f} s × {args.moves}"))
 
 
 if __name__ == "__main__":

@@ -1,16 +1,13 @@
 """Soak test for the real-model lab: many different sentences must not grow memory.
 
-    python benchmarks/soak_lab.py                    # 1,000 sentences through the model, 200 through the page
-    python benchmarks/soak_lab.py --page-runs 1000   # as many through the lab page's AppTest reruns
-    python benchmarks/soak_lab.py --page-runs 0      # the model only
+    python -m benchmarks.soak_lab                    # 1,000 sentences through the model, 200 through the page
+    python -m benchmarks.soak_lab --page-runs 1000   # as many through the lab page's AppTest reruns
+    python -m benchmarks.soak_lab --page-runs 0      # the model only
 
-1,000 different sentences go through ``attention_core.load_model().run(text)``, then (if the lab page is
-in the lesson index) through the lab page's own text field, one AppTest rerun each, in this process. RSS
-(VmRSS from /proc/self/status) is read after a warm-up and then every 50 sentences; the run fails
-(exit 1) if RSS ever ends more than 50 MB above the post-warm-up figure. Results go to
-artifacts/soak_lab.json for docs/RELIABILITY.md.
-
-Exit 2, with a message, when attention_core has no load_model yet (the lab has not landed).
+1,000 different sentences go through ``attention_core.load_model().run(text)``, then through the lab
+page's own text field, one AppTest rerun each, in this process. RSS (VmRSS from /proc/self/status) is
+read after a warm-up and then every 50 sentences; the run fails (exit 1) if RSS ever ends more than 50 MB
+above the post-warm-up figure. Results go to artifacts/soak_lab.json for docs/RELIABILITY.md.
 """
 
 from __future__ import annotations
@@ -21,11 +18,9 @@ import itertools
 import json
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench_model import rss_mb  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from benchmarks.bench_model import rss_mb
+from devtools.harness import ROOT
 
 LIMIT_MB = 50.0
 SUBJECTS = ("The bank", "A river", "My friend", "The model", "Every word", "The teacher", "A small cat",
@@ -79,9 +74,9 @@ def soak(label: str, texts: list[str], step, warmup: int) -> dict:
 
 def page_step(slug: str):
     """A function typing one sentence into the lab page's text field and rerunning it."""
-    from tests.apptest_kit import TEXT_KINDS, open_app, widgets
+    from devtools.apptest import TEXT_KINDS, open_page, widgets
 
-    at = open_app(slug)
+    at = open_page(slug, check=False)
     fields = [(i.kind, i.key, i.label) for _, i in widgets(at) if i.kind in TEXT_KINDS]
     if not fields:
         raise SystemExit(f"{slug} has no text field to type into")
@@ -107,10 +102,6 @@ def main() -> int:
 
     import attention_core
 
-    if not hasattr(attention_core, "load_model"):
-        print("attention_core.load_model does not exist on this branch yet: the lab has not landed. "
-              "Run this again after merging it.", file=sys.stderr)
-        return 2
     started_at = settle()
     model = attention_core.load_model()
     loaded_at = settle()
@@ -118,15 +109,11 @@ def main() -> int:
     texts = sentences(args.warmup + args.sentences)
     results = [soak("model", texts, model.run, args.warmup)]
 
-    from ui.content import page_index
-
-    if args.page_runs and args.slug in {p.slug for p in page_index()}:
+    if args.page_runs:
         step, target = page_step(args.slug)
         page_texts = sentences(args.warmup + args.page_runs, offset=len(texts))
         results.append({**soak(f"page {args.slug} ({target[0]} {target[1] or target[2]!r})", page_texts, step,
                                args.warmup), "page": args.slug})
-    elif args.page_runs:
-        print(f"{args.slug} is not in the lesson index: page soak skipped")
 
     out = ROOT / "artifacts" / "soak_lab.json"
     out.parent.mkdir(exist_ok=True)

@@ -1,10 +1,10 @@
 """Every place a learner can type or set a value, found by walking every page with AppTest.
 
-    python scripts/input_inventory.py            # rewrite the generated table in docs/INPUTS.md
-    python scripts/input_inventory.py --check    # exit 1 if docs/INPUTS.md is out of date
-    python scripts/input_inventory.py --print    # print the table only
+    python -m scripts.input_inventory            # rewrite the generated table in docs/INPUTS.md
+    python -m scripts.input_inventory --check    # exit 1 if docs/INPUTS.md is out of date
+    python -m scripts.input_inventory --print    # print the table only
 
-Pages come from ui.content.page_index(), widgets from the AppTest tree (tests/apptest_kit.py), so a
+Pages come from ui.content.page_index(), widgets from the AppTest tree (devtools/apptest.py), so a
 page that lands later shows up on the next run. Each page is opened twice (normally and in presenter
 mode); unanswered questions are answered and enabled buttons clicked once, so widgets that appear only
 after a reveal are listed too. Each text field is then probed with a few bad entries, and the message
@@ -18,11 +18,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from devtools.apptest import TEXT_KINDS, WidgetInfo, messages, open_page, widgets
+from ui.content import page_index
 
-from tests.apptest_kit import TEXT_KINDS, WidgetInfo, messages, open_app, widgets  # noqa: E402
-from ui.content import page_index  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DOC = ROOT / "docs" / "INPUTS.md"
 BEGIN, END = "<!-- BEGIN GENERATED: scripts/input_inventory.py -->", "<!-- END GENERATED -->"
@@ -40,7 +39,7 @@ def explore(slug: str) -> dict[tuple[str, str | None, str], tuple[WidgetInfo, st
             found.setdefault((info.kind, info.key, info.label), (info, "bound" if bound else ""))
 
     for params in ({}, {"present": "1"}):
-        at = open_app(slug, **params)
+        at = open_page(slug, check=False, **params)
         collect(at)
         for node, info in widgets(at):                       # answer questions, press buttons: reveals
             if info.kind == "radio" and info.value is None and info.options:
@@ -59,7 +58,7 @@ def explore(slug: str) -> dict[tuple[str, str | None, str], tuple[WidgetInfo, st
 
 def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
     """The message the page shows for each bad entry in a text field, and whether the URL mirrors it."""
-    at = open_app(slug)
+    at = open_page(slug, check=False)
     baseline = set(messages(at))
     shown, mirrored = [], False
     for name, text in PROBES.items():
@@ -70,7 +69,7 @@ def probe(slug: str, info: WidgetInfo) -> tuple[list[str], bool]:
         node.set_value(text).run()
         if at.exception:
             shown.append(f"{name} → EXCEPTION {at.exception[0].message[:60]}")
-            at = open_app(slug)
+            at = open_page(slug, check=False)
             continue
         mirrored = mirrored or (info.key in at.query_params)
         new = [m for m in messages(at) if m not in baseline]
@@ -165,7 +164,7 @@ def main() -> int:
     updated = f"{head}{BEGIN}\n{generated}\n{END}{tail}"
     if args.check:
         if updated != doc:
-            print("docs/INPUTS.md is out of date: run python scripts/input_inventory.py", file=sys.stderr)
+            print("docs/INPUTS.md is out of date: run python -m scripts.input_inventory", file=sys.stderr)
             return 1
         print("docs/INPUTS.md is up to date")
         return 0

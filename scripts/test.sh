@@ -20,4 +20,5 @@ fi
 
 python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python -m ruff check .
+python -m scripts.input_inventory --check      # docs/INPUTS.md must list every input the pages have now
 python -m pytest -n 2 "$@"

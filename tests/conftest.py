@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,14 +12,12 @@ settings.register_profile("shared", deadline=None)
 settings.load_profile("shared")
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.chdir(ROOT)
 
 
 @pytest.fixture
 def open_page():
-    """open_page("scaled_formula", **query_params) → an AppTest that has run that page (tests/_apptest.py)."""
-    from tests._apptest import open_page
+    """open_page("scaled_formula", **query_params) → an AppTest that has run that page (devtools/apptest.py)."""
+    from devtools.apptest import open_page
 
     return open_page
 
@@ -29,14 +25,14 @@ def open_page():
 @pytest.fixture(scope="session")
 def redis_server():
     """A real redis-server (Debian's) on a free port, no persistence, for this test session (xdist worker)."""
-    from tests import services
+    from devtools import services
 
     services.require(services.REDIS_SERVER)
     with services.redis_server() as server:
         yield server
 
 
-# --- Issue 8: the fuzz suite's case count, summed over xdist workers ----------------------------------
+# --- The fuzz suite's case count, summed over xdist workers --------- ----------------------------------
 FUZZ_DIR = ROOT / "artifacts" / "fuzz"
 
 

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from tests._apptest import APP, open_page, texts
+from devtools.apptest import APP, open_page, texts
 from ui import classroom
 from ui.inputs import literal
 

@@ -15,7 +15,7 @@ from classroom import store as rs
 from classroom.memory import MemoryRoomStore
 from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore
 from classroom.select import ENV_VAR, open_store
-from tests import services
+from devtools import services
 
 OPTIONS = ("It doubles", "It halves", "It stays the same")
 

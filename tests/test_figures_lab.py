@@ -33,7 +33,7 @@ def test_heatmap_has_the_weights_tokens_on_both_axes_and_keeps_repeated_tokens_a
 
 
 def test_heatmap_of_128_tokens_fits_the_payload_budget():
-    """Issue 22: ≤ 150 KB per interaction at 128 tokens; the heatmap is most of it."""
+    """≤ 150 KB per interaction at 128 tokens; the heatmap is most of it."""
     T = 128
     W = np.random.default_rng(0).dirichlet(np.ones(T), size=T)
     tokens = ["[CLS]"] + [f"token{i}" for i in range(T - 2)] + ["[SEP]"]

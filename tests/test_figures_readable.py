@@ -19,8 +19,8 @@ import pytest
 import streamlit as st
 
 import figures
+from devtools.apptest import open_page
 from figures._layout import FONT, presented
-from tests._apptest import open_page
 from ui.content import load_lesson, page_index
 from ui.lru import ByteLRU, deep_size
 

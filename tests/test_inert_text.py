@@ -1,4 +1,4 @@
-"""Issue 22: text that stays text, and inputs bounded in size, on every message path (AppTest).
+"""Text that stays text, and inputs bounded in size, on every message path (AppTest).
 
 Each path a learner's text (typed, or carried by a link) can reach a Markdown message is fed the outside
 probe's payloads; the Markdown sent must not contain any payload's markup unescaped. What Chromium then
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests._apptest import open_page, reveal
+from devtools.apptest import open_page, reveal
 from ui.inputs import literal, message
 
 PAYLOADS = ["![x](http://127.0.0.1:9/a.png)", "[phish](http://127.0.0.1:9/login)", "![](//127.0.0.1:9/x.png)",

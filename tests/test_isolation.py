@@ -1,4 +1,4 @@
-"""Issue 8, isolation: two sessions never see each other's values, nothing mutable is shared at module
+"""Isolation: two sessions never see each other's values, nothing mutable is shared at module
 level, and every cache is bounded.
 
 The session tests run over ui.content.page_index() and discover widgets from the AppTest tree; the
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_kit import CHOICE_KINDS, TEXT_KINDS, open_app, widgets
+from devtools.apptest import CHOICE_KINDS, TEXT_KINDS, open_page, widgets
 from ui.content import page_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def changed_value(info):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_two_sessions_on_a_page_never_see_each_others_values(slug):
-    a, b = open_app(slug), open_app(slug)
+    a, b = open_page(slug, check=False), open_page(slug, check=False)
     # The presenter mode itself is compared through "_present"; its sidebar switch is a widget whose state
     # AppTest keeps only on a session's first run.
     keys = [k for k in values(b) if k[1] != "_present_switch"] + [("state", "_present"), ("state", "_progress")]
@@ -73,7 +73,7 @@ def test_two_sessions_on_a_page_never_see_each_others_values(slug):
     b.run()                                                   # B reruns after A changed everything it could
     assert state_of(b, keys) == defaults, f"{slug}: session B changed when session A moved {sorted(moved)}"
     assert dict(b.query_params) == {}, f"{slug}: session B's URL picked up {dict(b.query_params)}"
-    c = open_app(slug)                                        # a session that starts after A: defaults too
+    c = open_page(slug, check=False)                          # a session that starts after A: defaults too
     c.run()
     assert state_of(c, keys) == defaults, f"{slug}: a new session started with A's values"
     kept = {k: v for k, v in moved.items() if k[1] != "_present_switch"}
@@ -82,7 +82,7 @@ def test_two_sessions_on_a_page_never_see_each_others_values(slug):
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_progress_is_kept_per_session(slug):
-    a, b = open_app(slug), open_app(slug)
+    a, b = open_page(slug, check=False), open_page(slug, check=False)
     # A prediction, committed and revealed: every lesson shows one at once (its check waits for it).
     guess = next(i for _, i in widgets(a) if i.kind == "radio" and i.key and "__predict__" in i.key)
     a.radio(key=guess.key).set_value(guess.options[0]).run()
@@ -96,22 +96,22 @@ def test_progress_is_kept_per_session(slug):
 
 
 def test_presenter_mode_is_per_session():
-    a = open_app("home", present="1")
-    b = open_app("home")
+    a = open_page("home", check=False, present="1")
+    b = open_page("home", check=False)
     assert a.session_state["_present"] is True and b.session_state["_present"] is False
 
 
 def test_a_class_is_per_session_and_two_classes_are_apart():
     """Presenting, following and a class's view stay in the sessions that joined it (the store's own
     isolation: tests/test_classroom_store.py; flows: tests/test_classroom_app.py)."""
-    a, b, c = open_app("home"), open_app("home"), open_app("home")
+    a, b, c = open_page("home", check=False), open_page("home", check=False), open_page("home", check=False)
     a.sidebar.button(key="_class_start").click().run()
     b.sidebar.button(key="_class_start").click().run()
     code_a, code_b = a.session_state["_class_code"], b.session_state["_class_code"]
     assert code_a != code_b and a.session_state["_class_key"] != b.session_state["_class_key"]
     from streamlit.testing.v1 import AppTest
 
-    from tests._apptest import APP
+    from devtools.apptest import APP
 
     follower = AppTest.from_file(APP, default_timeout=60)
     follower.query_params["room"] = code_a                    # the join link, from the first run

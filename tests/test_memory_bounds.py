@@ -1,4 +1,4 @@
-"""Issue 22, memory bounded in bytes: the byte-bounded cache, and every cache's worst case in bytes.
+"""Memory bounded in bytes: the byte-bounded cache, and every cache's worst case in bytes.
 
 A cache bounded only by entries holds entries × (its largest entry); these tests make each cache's largest
 entry from the inputs that make it biggest and check the product against a budget, so a change that makes

@@ -10,9 +10,8 @@ from ui.content import page_index
 ROOT = Path(__file__).resolve().parent.parent
 
 # Runs inside a script run, where st.Page can be made; reports what two calls handed out.
-PROBE = f"""
-import json, sys
-sys.path.insert(0, {str(ROOT)!r})
+PROBE = """
+import json
 import streamlit as st
 from ui import entry
 
@@ -20,7 +19,7 @@ entry._page_templates.cache_clear()
 first, second = entry.navigation_pages(), entry.navigation_pages()
 pages = [p for name in first for p in first[name]]
 again = [p for name in second for p in second[name]]
-st.text(json.dumps({{
+st.text(json.dumps({
     "sections": list(first),
     "titles": [p.title for p in pages],
     "files": [str(p._page) for p in pages],
@@ -28,7 +27,7 @@ st.text(json.dumps({{
     "same_files": [str(a._page) == str(b._page) and a.url_path == b.url_path for a, b in zip(pages, again)],
     "shared": sum(a is b for a, b in zip(pages, again)),
     "made": entry._page_templates.cache_info().misses,
-}}))
+}))
 """
 
 

@@ -5,15 +5,15 @@ import re
 import numpy as np
 import pytest
 
-from tests import _apptest
-from tests._apptest import metric
+from devtools import apptest
+from devtools.apptest import metric
 
 PRED = "convex_blending__predict__where_z"
 
 
 def open_page(reveal=True, **params):
     """The page, with the where-is-z prediction answered and revealed unless ``reveal`` is False."""
-    at = _apptest.open_page("convex_blending", **params)
+    at = apptest.open_page("convex_blending", **params)
     if reveal:
         at.radio(key=PRED).set_value(at.radio(key=PRED).options[0]).run()
         at.button(key=f"{PRED}__button").click().run()
@@ -46,7 +46,7 @@ def test_the_classic_blend_lands_nearest_muddy_though_river_weighs_most():
     at = open_page()
     at.radio(key=PRED).set_value("Inside the hull, nearest to muddy").run()
     assert at.success and "0.034 from muddy" in at.success[0].value
-    shown = _apptest.texts(at)
+    shown = apptest.texts(at)
     assert "river has the biggest weight (0.60), yet z lands nearest to muddy, whose weight is only 0.10" in shown
     at.radio(key=PRED).set_value("Inside the hull, nearest to river").run()
     assert at.error and at.error[0].value.startswith("Not quite")

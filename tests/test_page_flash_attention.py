@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_core import A100_SXM_40GB, scaled_dot_product_attention
-from tests._apptest import answer, figure, metrics, open_page, texts
+from devtools.apptest import answer, figure, metrics, open_page, texts
 
 PAGE = "flash_attention"
 

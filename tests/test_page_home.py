@@ -4,7 +4,7 @@ import ast
 import re
 from pathlib import Path
 
-from tests._apptest import open_page, texts
+from devtools.apptest import open_page, texts
 from ui.content import load_lesson
 
 ROOT = Path(__file__).resolve().parent.parent

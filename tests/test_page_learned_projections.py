@@ -6,8 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests import _apptest
-from tests._apptest import answer, metrics, open_page
+from devtools import apptest
+from devtools.apptest import answer, metrics, open_page
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/pronoun_sentence.toml").read_text())
 X = np.array([t["embedding"] for t in DATA["tokens"]])
@@ -80,7 +80,7 @@ def test_prediction_gates_the_learned_heatmap():
 @pytest.mark.parametrize("start, good", [("It is the same, because", False), ("Nothing in general", True),
                                          ("It must be large", False), ("It is the same once", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = _apptest.reveal(open_page("learned_projections"), "learned_projections")  # the check waits
+    at = apptest.reveal(open_page("learned_projections"), "learned_projections")  # the check waits
     before = len(at.success), len(at.error)
     answer(at, "learned_projections__check__symmetric", start)
     assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))

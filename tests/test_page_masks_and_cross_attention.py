@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import attention_core as core
-from tests._apptest import figure, open_page, texts
+from devtools.apptest import figure, open_page, texts
 
 SLUG = "masks_and_cross_attention"
 PREDICT = f"{SLUG}__predict__causal_rows"

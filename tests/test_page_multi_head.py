@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import attention_core as core
-from tests._apptest import figure, metrics, open_page, texts
+from devtools.apptest import figure, metrics, open_page, texts
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/multi_head.toml").read_text())
 X = np.array([t["embedding"] for t in DATA["tokens"]])

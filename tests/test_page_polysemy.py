@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests import _apptest
-from tests._apptest import figure, metric
+from devtools import apptest
+from devtools.apptest import figure, metric
 
-open_page = partial(_apptest.open_page, "polysemy")
+open_page = partial(apptest.open_page, "polysemy")
 
 
 def z_text(at):
@@ -120,7 +120,7 @@ def test_prediction_gates_the_dimension_experiment():
 def test_trap_check_gives_specific_feedback():
     at = open_page()
     assert not any(r.key == "polysemy__check__more_dims" for r in at.radio)    # it would answer the prediction
-    _apptest.reveal(at, "polysemy")
+    apptest.reveal(at, "polysemy")
     radio = at.radio(key="polysemy__check__more_dims")
     wrong = radio.options[0]
     radio.set_value(wrong).run()
@@ -167,7 +167,7 @@ def test_softmax_is_first_met_on_the_classic_12_8_2():
     """Where softmax first appears, the scores 12, 8, 2 become weights computed here by hand from exp."""
     s = np.array([12.0, 8.0, 2.0])
     w = np.exp(s) / np.exp(s).sum()
-    shown = _apptest.texts(open_page())
+    shown = apptest.texts(open_page())
     said = next(line for line in shown.splitlines() if line.startswith("**Softmax, first met.**"))
     assert f"**{w[0]:.4f}**" in said and f"**{w[1]:.4f}**" in said and f"**{w[2]:.6f}**" in said
     assert f"{w[0] / w[1]:.1f}-fold" in said

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests._apptest import answer, metrics, open_page, reveal, texts
+from devtools.apptest import answer, metrics, open_page, reveal, texts
 
 COS50 = np.cos(np.radians(50))
 

@@ -5,9 +5,9 @@ from functools import partial
 
 import pytest
 
-from tests import _apptest
+from devtools import apptest
 
-open_page = partial(_apptest.open_page, "queries_keys_values")
+open_page = partial(apptest.open_page, "queries_keys_values")
 PRED = "queries_keys_values__predict__it_attends"
 
 
@@ -88,7 +88,7 @@ def test_queries_equal_to_keys_make_every_token_attend_to_itself():
 def test_trap_check_feedback():
     at = open_page()
     assert not any(r.key == "queries_keys_values__check__orthogonal_qk" for r in at.radio)
-    _apptest.reveal(at, "queries_keys_values")
+    apptest.reveal(at, "queries_keys_values")
     r = at.radio(key="queries_keys_values__check__orthogonal_qk")
     r.set_value(r.options[2]).run()
     assert any("Only its score with its own key is zero" in e.value for e in at.error)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import attention_core as core
-from tests import _apptest
-from tests._apptest import answer, figure, open_page, texts
+from devtools import apptest
+from devtools.apptest import answer, figure, open_page, texts
 
 SLUG = "real_model_lab"
 RIVER = "I sat on the muddy river bank"
@@ -168,7 +168,7 @@ def test_the_sentence_selector_offers_only_sentences_that_exist_and_use_the_word
 @pytest.mark.parametrize("start, good", [("That this head copies", True), ("The model has worked", False),
                                          ("This head is", False), ("Nothing", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = _apptest.reveal(open_page(SLUG), SLUG)  # the check waits
+    at = apptest.reveal(open_page(SLUG), SLUG)  # the check waits
     before = len(at.success), len(at.error)
     answer(at, f"{SLUG}__check__one_head", start)
     assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))

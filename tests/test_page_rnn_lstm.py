@@ -4,7 +4,7 @@ fixed-size state stops recalling once the pairs outnumber its numbers, while att
 import numpy as np
 import pytest
 
-from tests._apptest import figure, metric, metrics, open_page, texts
+from devtools.apptest import figure, metric, metrics, open_page, texts
 
 PAGE = "rnn_vs_attention"
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests import _apptest
-from tests._apptest import answer, metrics, open_page, texts
+from devtools import apptest
+from devtools.apptest import answer, metrics, open_page, texts
 
 
 def revealed():
@@ -103,7 +103,7 @@ def test_extremes_do_not_crash_and_seed_changes_the_run():
 @pytest.mark.parametrize("start, good", [("LSTMs slow the fading", True), ("True: with gates", False),
                                          ("LSTMs make it worse", False), ("The only real difference", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = _apptest.reveal(open_page("rnn_vs_attention"), "rnn_vs_attention")  # the check waits
+    at = apptest.reveal(open_page("rnn_vs_attention"), "rnn_vs_attention")  # the check waits
     before = len(at.success), len(at.error)
     answer(at, "rnn_vs_attention__check__lstm", start)
     assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))

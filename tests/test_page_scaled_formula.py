@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import attention_core as core
-from tests._apptest import texts
+from devtools.apptest import texts
 
 SEED = dict(Q=[[1, 0, 1, 0]], K=[[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 1]], V=[[1, 2], [3, 4], [5, 6]])
 

@@ -5,8 +5,8 @@ import time
 import numpy as np
 import pytest
 
-from tests import _apptest
-from tests._apptest import answer, metrics, open_page
+from devtools import apptest
+from devtools.apptest import answer, metrics, open_page
 
 
 def revealed():
@@ -61,7 +61,7 @@ def test_seed_changes_the_draws_and_a_cached_rerun_is_quick():
 @pytest.mark.parametrize("start, good", [("The scores get variance 1/dₖ", True), ("Nothing much", False),
                                          ("It is better", False), ("Training would saturate", False)])
 def test_check_gives_specific_feedback(start, good):
-    at = _apptest.reveal(open_page("sqrt_dk"), "sqrt_dk")  # the check waits
+    at = apptest.reveal(open_page("sqrt_dk"), "sqrt_dk")  # the check waits
     before = len(at.success), len(at.error)
     answer(at, "sqrt_dk__check__why_sqrt", start)
     assert (len(at.success) - before[0], len(at.error) - before[1]) == ((1, 0) if good else (0, 1))

@@ -16,7 +16,7 @@ def test_page_runs_without_exception(open_page, slug):
 
 @pytest.mark.parametrize("slug", [s for s in SLUGS if s != "home"])
 def test_lesson_frame_is_complete(open_page, slug):
-    from tests._apptest import reveal, texts
+    from devtools.apptest import reveal, texts
 
     at = open_page(slug)
     lesson = load_lesson(slug)

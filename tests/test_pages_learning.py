@@ -1,18 +1,19 @@
-"""Issue 6 on every lesson page: predictions, checks, progress, links that restore state (or refuse
+"""Every lesson page's learning loop: predictions, checks, progress, links that restore state (or refuse
 tampered values with a notice), and presenter mode. Parametrised over the lesson index, so a page
 that lands later is covered without edits."""
 
 import pytest
 
-from tests._apptest import reveal, texts
+from devtools.apptest import reveal, texts
 from ui.content import page_index
+from ui.controls import is_lesson_control
 
 LESSONS = [p.slug for p in page_index() if p.slug != "home"]
 
 
 def lesson_controls(at, kind):
     """The page's own controls of one kind: keyed, and not one of the frame's questions."""
-    return [w for w in getattr(at, kind) if w.key and not w.key.startswith("_") and "__" not in w.key]
+    return [w for w in getattr(at, kind) if is_lesson_control(w.key)]
 
 
 def radios(at, marker):

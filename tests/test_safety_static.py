@@ -1,4 +1,4 @@
-"""Issue 8, safety, read from the source with ast (so code that lands later is checked too):
+"""Safety, read from the source with ast (so code that lands later is checked too):
 
 - raw HTML and JavaScript (``unsafe_allow_html=True``, ``unsafe_allow_javascript=True``, and st.html,
   which renders raw HTML even without the flag) only ever render a module-level constant string,

@@ -12,7 +12,7 @@ def test_the_first_run_freezes_the_loaded_libraries_and_later_runs_do_nothing():
     freezes what exists (the libraries a full collection would otherwise walk); later calls neither collect,
     nor freeze, nor ask the collector anything (gc.get_freeze_count walks every frozen object)."""
     code = (
-        "import gc, sys; sys.path.insert(0, '.')\n"
+        "import gc\n"
         "import numpy, pandas, plotly.graph_objects\n"
         "from ui import entry\n"
         "assert gc.get_freeze_count() == 0\n"

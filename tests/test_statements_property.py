@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_core as core
-from tests._apptest import open_page
+from devtools.apptest import open_page
 
 SLOW = settings(max_examples=5, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

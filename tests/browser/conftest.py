@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 
 SCREENSHOTS = harness.ROOT / "artifacts" / "screenshots"
 

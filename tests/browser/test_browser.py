@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 from tests.browser.conftest import SCREENSHOTS
 from ui.content import load_lesson, page_index
 
@@ -50,7 +50,6 @@ def test_moving_the_first_control_redraws_the_chart_with_new_data(server, page, 
     assert not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
 def test_a_deep_link_restores_the_state_it_names(server, page):
     pg, problems = page
     open_page(pg, problems, server, "scaled_formula")
@@ -86,7 +85,6 @@ def test_every_expander_renders_its_formulas_without_a_katex_error(server, page,
 SENTENCE = "The cat sat <script>alert(1)</script> on the mat"
 
 
-@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="pages/real_model_lab.py is not in the lesson index yet")
 def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     pg, problems = page
     open_page(pg, problems, server, "real_model_lab")
@@ -114,7 +112,6 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     assert not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="pages/real_model_lab.py is not in the lesson index yet")
 def test_an_example_chip_fills_the_lab_sentence_and_can_be_picked_again(server, page):
     """The examples are one chip widget whose callback copies the pick into the sentence and clears itself:
     after typing something else, the same chip must work a second time."""
@@ -139,7 +136,6 @@ def test_an_example_chip_fills_the_lab_sentence_and_can_be_picked_again(server, 
     assert pg.locator(EXCEPTION).count() == 0 and not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
 def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
     """?present=1 turns presenter mode on; a clicker's PageDown / PageUp press Next / Back."""
     pg, problems = page
@@ -158,7 +154,6 @@ def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
     assert not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("projection" not in SLUGS, reason="the projection page is not in the lesson index")
 def test_clicker_keys_step_past_a_focused_slider_and_the_view_follows_the_step(server, page):
     """PageDown with a slider focused steps (the slider keeps its value); the view then shows what the step
     revealed; PageUp brings the step bar into view, not the footer; the URL carries the step."""
@@ -186,7 +181,6 @@ def test_clicker_keys_step_past_a_focused_slider_and_the_view_follows_the_step(s
     assert not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("scaled_formula" not in SLUGS, reason="the formula page is not in the lesson index")
 def test_a_shared_presenter_link_opens_at_its_step_with_the_bar_on_screen(server, page):
     pg, problems = page
     pg.set_viewport_size({"width": 1024, "height": 768})
@@ -202,7 +196,6 @@ def test_a_shared_presenter_link_opens_at_its_step_with_the_bar_on_screen(server
     assert not problems.errors, problems.errors
 
 
-@pytest.mark.skipif("projection" not in SLUGS, reason="the projection page is not in the lesson index")
 def test_progress_survives_a_reload_and_forget_clears_it(server, page):
     pg, problems = page
     open_page(pg, problems, server, "projection")

@@ -1,4 +1,4 @@
-"""Issue 22 in Chromium: the outside probe's payloads, through links and typed input, on every path that
+"""Inert text in Chromium: the outside probe's payloads, through links and typed input, on every path that
 quotes a learner's text. Inert means (docs/SECURITY.md): no request leaves the page for the payloads' host,
 no link, image, bold, code or maths appears, and Plotly labels show the text as typed.
 """
@@ -10,12 +10,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser import harness
-from ui.content import page_index
+from devtools import harness
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-SLUGS = {p.slug for p in page_index()}
 PAYLOADS = ["![x](http://127.0.0.1:9/a.png)", "[phish](http://127.0.0.1:9/login)", "![](//127.0.0.1:9/x.png)",
             "__x__", "<b>x</b>", '"quote"', "$x$", "`code`"]
 HOST = re.compile(r"//127\.0\.0\.1:9/")
@@ -68,7 +66,6 @@ def typed(pg, problems, selector: str, text: str, commit: str = "Control+Enter")
     problems.runs.wait(runs)
 
 
-@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="the lab is not in the lesson index")
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_lab_word_from_a_link_stays_text(server, watched, payload):
     pg, problems, requests = watched
@@ -106,7 +103,6 @@ def test_token_names_and_context_words_stay_text(server, watched):
     assert pg.get_by_text("Not in this page's vocabulary").count(), "the notice quoting the words is shown"
 
 
-@pytest.mark.skipif("real_model_lab" not in SLUGS, reason="the lab is not in the lesson index")
 def test_lab_tokens_stay_text_in_messages_and_plotly_labels(server, watched):
     pg, problems, requests = watched
     sentence = "bank " + " ".join(PAYLOADS)

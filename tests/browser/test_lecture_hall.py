@@ -1,6 +1,6 @@
 """deploy/haproxy.cfg as it is, with Debian's haproxy, in front of two app processes sharing one redis-server.
 
-The same file the compose deployment mounts: tests/services.py only sets the addresses it reads from the
+The same file the compose deployment mounts: devtools/services.py only sets the addresses it reads from the
 environment. HAProxy logs one line per request (its ``option logasap``), naming the replica that served
 it, so the test reads from the log which replica each page load and each websocket went to.
 """
@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
-from tests.browser import harness
+from devtools import harness, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

@@ -1,4 +1,4 @@
-"""Issue 22, what the server tells a client: a raw websocket client, speaking Streamlit's own protobufs.
+"""What the server tells a client: a raw websocket client, speaking Streamlit's own protobufs.
 
 Its own server (not the shared fixture's), since one test empties every cache on it. Prints what it
 measures (docs/SECURITY.md quotes it): run with -s to see the figures.
@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Debian's redis-server and haproxy as child processes: shared by the tests and benchmarks/ (no pytest here).
+"""Debian's redis-server and haproxy as child processes: shared by the tests and benchmarks/ (pytest only in require).
 
 redis-server runs on a free port on 127.0.0.1 with no persistence (``--save "" --appendonly no``), so a
 restart loses every key, as a fresh container would. haproxy runs deploy/haproxy.cfg itself, with its
@@ -17,7 +17,7 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.browser.harness import stop  # one way to take down a server and what it spawned
+from devtools.harness import free_port, stop  # one free port, one way to take down a server
 
 ROOT = Path(__file__).resolve().parent.parent
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
@@ -35,12 +35,6 @@ def require(*programs: str) -> None:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _listening(port: int) -> bool:

@@ -1,6 +1,6 @@
-"""Start the real app server and drive Chromium: shared by the browser tests and benchmarks/run.py.
+"""Start the real app server and drive Chromium: shared by the browser tests, scripts/ and benchmarks/.
 
-Plain functions, no pytest: benchmarks/run.py imports them too.
+Plain functions, no pytest.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from scripts.screenshots import CHROMIUM_ARGS, save_full  # noqa: E402, F401 - re-exported for the tests
+ROOT = Path(__file__).resolve().parent.parent
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TALL = 12000                    # a viewport tall enough for a whole lesson page: see save_full
 
 # Every Plotly chart's data, as one string: a redraw with new numbers changes it.
 CHART_DATA_JS = "() => JSON.stringify([...document.querySelectorAll('.js-plotly-plot')].map(el => el.data))"
@@ -189,6 +189,31 @@ def move_first_control(page) -> str | None:
     return None
 
 
+def settle(page, timeout_ms: int = 90000) -> None:
+    """Wait until the script run is over and nothing in view is still a loading skeleton (Streamlit
+    renders elements below the fold lazily, so only the grown viewport shows them all)."""
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stSkeleton], [data-testid=stStatusWidget]')",
+        timeout=timeout_ms,
+    )
+    page.wait_for_timeout(int(os.environ.get("SETTLE_MS", "1500")))
+
+
+def content_height(page) -> int:
+    """Bottom edge of the page's content block, in CSS pixels."""
+    return int(page.evaluate(
+        "() => document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect().bottom"
+    ))
+
+
+def save_full(page, path: Path, width: int) -> None:
+    """Streamlit scrolls inside its main block and renders below-the-fold elements lazily, so the page
+    is opened in a very tall viewport; the shot is clipped to the content's height."""
+    settle(page)
+    height = min(content_height(page) + 40, TALL)
+    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": width, "height": height})
+
+
 def rss_kb(pid: int) -> dict[str, int]:
     """VmRSS and VmHWM (peak) of a process, in kB, from /proc (psutil is not available here)."""
     out = {}
@@ -197,3 +222,9 @@ def rss_kb(pid: int) -> dict[str, int]:
         if key in ("VmRSS", "VmHWM"):
             out[key] = int(value.split()[0])
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far, in seconds (/proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

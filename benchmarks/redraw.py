@@ -1,0 +1,115 @@
+"""(c) Slider → chart redraw in Chromium, from the input event to the first frame with new chart data."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from benchmarks.report import TARGETS, ok, pct
+from devtools import harness
+
+ARM_JS = """() => {
+  const snap = () => JSON.stringify([...document.querySelectorAll('.js-plotly-plot')].map(e => e.data));
+  const before = snap();
+  window.__latency = null;
+  const start = e => {
+    document.removeEventListener('keydown', start, true);
+    document.removeEventListener('click', start, true);
+    const t0 = e.timeStamp;
+    const poll = () => snap() !== before ? (window.__latency = performance.now() - t0) : requestAnimationFrame(poll);
+    requestAnimationFrame(poll);
+  };
+  document.addEventListener('keydown', start, true);
+  document.addEventListener('click', start, true);
+}"""
+
+
+# Charts on screen, and how many of them Plotly had to widen a margin for: automargin then lays the whole
+# figure out a second time, on every draw (drawn margins, _fullLayout._size, against the figure's own).
+GROWN_JS = """() => {
+  const charts = [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(el => el.offsetParent !== null && el._fullLayout);
+  const grown = charts.filter(el => { const m = el._fullLayout.margin, s = el._fullLayout._size;
+    return s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5; });
+  return [charts.length, grown.length];
+}"""
+
+
+@dataclass
+class Redraw:
+    slug: str
+    control: str
+    samples: list[float]
+    ws_bytes: list[int]
+    misses: int = 0
+    charts: int = 0
+    grown: int = 0                                  # charts laid out twice per draw (a margin grew)
+
+
+def press(page, step: int) -> str | None:
+    """Move the first control; sliders go right then back left, so they never stick at a bound."""
+    slider = page.locator(harness.SLIDER_INPUT)
+    if slider.count():
+        thumb = slider.first
+        now, low, high = thumb.input_value(), thumb.get_attribute("min"), thumb.get_attribute("max")
+        right = now != high and (now == low or step % 2 == 0)
+        thumb.focus()
+        page.keyboard.press("ArrowRight" if right else "ArrowLeft")
+        return "slider"
+    return harness.move_first_control(page)
+
+
+def redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
+    runs.open(harness.page_url(base, slug))
+    if not page.locator(".js-plotly-plot").count():
+        return None
+    result = Redraw(slug, "", [], [])
+    for step in range(n + 1):
+        page.evaluate(ARM_JS)
+        finished, sent = runs.finished, runs.bytes
+        moved = press(page, step)
+        if moved is None:
+            return None
+        result.control = moved
+        try:
+            page.wait_for_function("() => window.__latency !== null", timeout=15_000, polling=20)
+            runs.wait(finished)
+        except Exception:  # a move that changed no chart (e.g. a slider already at its bound)
+            result.misses += 1
+            page.wait_for_timeout(500)
+            continue
+        if step:  # the first move loads nothing new but is not timed: it may wait on lazy chunks
+            result.samples.append(page.evaluate("() => window.__latency"))
+            result.ws_bytes.append(runs.bytes - sent)
+    result.charts, result.grown = page.evaluate(GROWN_JS)
+    return result
+
+
+def section(results: list[Redraw], floor: Redraw | None) -> list[str]:
+    """The report's (c) section: one row per page, the floor page first."""
+    rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) "
+            "| Charts on screen (margins grown) |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    if floor is not None:
+        rows.append(f"| *floor* (`benchmarks/floor_app.py`) | {floor.control} | "
+                    f"{len(floor.samples)} | {statistics.median(floor.samples):.0f} ms | "
+                    f"{pct(floor.samples, 0.95):.0f} ms | "
+                    f"{statistics.median(floor.ws_bytes) / 1024:.1f} KB | "
+                    f"{floor.charts} ({floor.grown}) |")
+    for r in results:
+        p95 = pct(r.samples, 0.95)
+        miss = f" ({r.misses} moves changed no chart)" if r.misses else ""
+        rows.append(f"| `{r.slug}` | {r.control} | {len(r.samples)}{miss} | "
+                    f"{statistics.median(r.samples):.0f} ms | "
+                    f"{p95:.0f} ms {ok(p95, TARGETS['redraw_p95_ms'])} | "
+                    f"{statistics.median(r.ws_bytes) / 1024:.1f} KB | {r.charts} ({r.grown}) |")
+    return ["### (c) Slider → chart redraw in Chromium",
+            "Headless Chromium, one session, one page after another. Measured inside the page: from "
+            "the trusted input event's timestamp (the key press on the slider, the click on the "
+            "toggle) to the first animation frame in which any Plotly chart's data differs. "
+            "Pages with no chart or no slider/toggle are left out. The floor page, served on its own, "
+            "shows what one slider and one chart cost end to end on this machine. The last column "
+            "counts the charts on screen after the moves, and in brackets those whose margins "
+            "Plotly had to grow for their labels: automargin then lays the figure out twice on "
+            "every draw. Streamlit remounts a chart whose figure changed (the figure is part of "
+            "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)]

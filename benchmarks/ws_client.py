@@ -1,0 +1,136 @@
+"""One browser tab as far as the server can tell: a websocket client that speaks Streamlit's protocol the
+way the frontend does (keeps the page, the query string and the widget ids the server sends, and fires each
+fragment's run_every timer). Shared by benchmarks/classroom.py and benchmarks/lecture_hall.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
+
+
+@dataclass
+class Widget:
+    id: str
+    fragment_id: str
+    proto: object
+
+
+@dataclass
+class Client:
+    """One browser tab, as far as the server can tell."""
+
+    ws_url: str
+    name: str
+    query: str = ""
+    page_hash: str = ""
+    widgets: dict[str, Widget] = field(default_factory=dict)      # user key → widget
+    markdown: list[str] = field(default_factory=list)             # every markdown body seen
+    finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
+    errors: list[str] = field(default_factory=list)
+    running: bool = False
+
+    async def open(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
+                                           open_timeout=60, ping_interval=None)
+        self.timers: dict[str, asyncio.Task] = {}
+        self.reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        for task in [*self.timers.values(), self.reader]:
+            task.cancel()
+        await self.ws.close()
+
+    async def send(self, states: list | None = None, fragment_id: str = "", page_name: str | None = None,
+                   auto: bool = False) -> None:
+        msg = BackMsg()
+        rerun = msg.rerun_script
+        rerun.query_string = self.query
+        rerun.page_script_hash = "" if page_name is not None else self.page_hash
+        rerun.page_name = page_name or ""
+        rerun.fragment_id = fragment_id
+        rerun.is_auto_rerun = auto
+        for state in states or []:
+            rerun.widget_states.widgets.append(state)
+        self.running = True
+        await self.ws.send(msg.SerializeToString())
+
+    async def run(self, *args, timeout: float = 60, **kwargs) -> float:
+        """Send a rerun and wait for its script_finished; returns the seconds it took."""
+        before = len(self.finished)
+        t0 = time.perf_counter()
+        await self.send(*args, **kwargs)
+        await self.until(lambda: len(self.finished) > before, timeout)
+        return time.perf_counter() - t0
+
+    async def until(self, condition, timeout: float = 60) -> None:
+        deadline = time.perf_counter() + timeout
+        while not condition():
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{self.name}: timed out")
+            await asyncio.sleep(0.01)
+
+    def _element(self, delta) -> None:
+        el = delta.new_element
+        kind = el.WhichOneof("type")
+        if kind == "exception":
+            self.errors.append(f"{self.name}: exception: {el.exception.message[:120]}")
+        elif kind == "markdown":
+            self.markdown.append(el.markdown.body)
+        elif kind is not None:
+            proto = getattr(el, kind)
+            wid = getattr(proto, "id", "")
+            if isinstance(wid, str) and wid.startswith("$$ID-"):
+                key = wid.split("-", 2)[2] if wid.count("-") >= 2 else wid
+                self.widgets[key] = Widget(wid, delta.fragment_id, proto)
+
+    async def _tick(self, fragment_id: str, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            if not self.running:                         # the frontend does not stack ticks on a running script
+                await self.send(fragment_id=fragment_id, auto=True)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                msg = ForwardMsg.FromString(await self.ws.recv())
+                kind = msg.WhichOneof("type")
+                if kind == "delta":
+                    self._element(msg.delta)
+                elif kind == "navigation":
+                    self.page_hash = msg.navigation.page_script_hash
+                elif kind == "page_info_changed":
+                    self.query = msg.page_info_changed.query_string
+                elif kind == "auto_rerun":
+                    fid, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+                    if fid not in self.timers:
+                        self.timers[fid] = asyncio.create_task(self._tick(fid, interval))
+                elif kind == "script_finished":
+                    self.running = False
+                    self.finished.append((time.perf_counter(), msg.script_finished))
+                    if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                        self.errors.append(f"{self.name}: compile error")
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:                        # a dropped connection is an error too
+            self.errors.append(f"{self.name}: {type(err).__name__}: {err}"[:200])
+
+
+def widget_state(widget: Widget, **value):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    state = WidgetState(id=widget.id)
+    for name, v in value.items():
+        if name == "double_array_value":
+            state.double_array_value.data.extend(v)
+        else:
+            setattr(state, name, v)
+    return state
