@@ -109,10 +109,18 @@ class Runs:
         self.bytes = 0
         self.charts = 0  # Plotly charts in the last finished run
         self._charts_now = 0
+        self.sockets = 0              # websockets the page opened (one per load or reload)
+        self.finished_on_latest = 0   # runs finished on the newest of them
         self.page = page
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+        page.on("websocket", self._socket)
 
-    def _frame(self, payload) -> None:
+    def _socket(self, ws) -> None:
+        self.sockets += 1
+        self.finished_on_latest = 0
+        number = self.sockets
+        ws.on("framereceived", lambda payload: self._frame(payload, number))
+
+    def _frame(self, payload, socket: int | None = None) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         if not isinstance(payload, bytes):
@@ -127,6 +135,8 @@ class Runs:
         elif kind == "script_finished":
             self.charts = self._charts_now
             self.finished += 1
+            if socket == self.sockets:
+                self.finished_on_latest += 1
 
     def wait(self, after: int, timeout_ms: int = 180_000) -> None:
         """Wait until more than ``after`` runs have finished, then until every chart has drawn.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import harness
+from devtools import harness
 from ui.content import page_index
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -24,8 +24,8 @@ def test_each_chart_is_a_figure_named_by_its_title_and_caption(server, page, slu
     problems.runs.open(harness.page_url(server, slug))
     # Every lesson draws a chart before its first prediction; the names follow the drawing by a moment.
     pg.wait_for_function("() => { const c = [...document.querySelectorAll('[data-testid=stMain] "
-                         "[data-testid=stPlotlyChart]')]; return c.length && c.every(e => e.getAttribute('aria-label')); }",
-                         timeout=90_000)
+                         "[data-testid=stPlotlyChart]')]; "
+                         "return c.length && c.every(e => e.getAttribute('aria-label')); }", timeout=90_000)
     charts = pg.evaluate(NAMES_JS)
     assert charts, f"{slug}: no chart drawn before any prediction"
     for chart in charts:

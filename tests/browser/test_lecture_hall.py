@@ -78,6 +78,17 @@ def _finished(runs: harness.Runs, after: int, timeout_s: float = 120) -> None:
         runs.page.wait_for_timeout(25)
 
 
+def _reload(runs: harness.Runs, timeout_s: float = 120) -> None:
+    """Reload, and wait for a run on the new page's own websocket (a late run on the old one, such as
+    the progress component's, must not count)."""
+    sockets = runs.sockets
+    runs.page.reload()
+    deadline = time.monotonic() + timeout_s
+    while runs.sockets <= sockets or runs.finished_on_latest == 0:
+        assert time.monotonic() < deadline, f"no run on a new websocket within {timeout_s} s"
+        runs.page.wait_for_timeout(25)
+
+
 def _wait_for_streams(hall: Hall, n: int, timeout_s: float = 10) -> list[str]:
     deadline = time.monotonic() + timeout_s
     while len(streams := hall.streams()) < n and time.monotonic() < deadline:
@@ -100,9 +111,7 @@ def test_a_browser_session_stays_on_its_replica_across_reruns_and_reloads(hall, 
             page.keyboard.press("ArrowRight")
             _finished(runs, done)
         for _ in range(2):                                          # reloads: new page load, new websocket
-            done = runs.finished
-            page.reload()
-            _finished(runs, done)
+            _reload(runs)
         assert _server_cookie(context) == replica
         streams = _wait_for_streams(hall, before + 3)[before:]
         assert len(streams) == 3, hall.log_path.read_text()         # the first load and two reloads
@@ -125,9 +134,7 @@ def test_a_second_learner_lands_on_the_other_replica_and_stays_there(hall, brows
         _finished(second_runs, 0)
         a, b = _server_cookie(first), _server_cookie(second)
         assert {a, b} == {"app1", "app2"}
-        done = second_runs.finished
-        second_page.reload()
-        _finished(second_runs, done)
+        _reload(second_runs)
         streams = _wait_for_streams(hall, before + 2)[before:]
         assert streams == [b, b]
     finally:
