@@ -93,10 +93,11 @@ def figure(at, key: str) -> dict:
 def reveal(at: AppTest, slug: str, *prediction_ids: str) -> AppTest:
     """Answer (with the first option) and reveal the named predictions, or every one on the page: the
     trap and the check wait until then."""
+    from ui import controls
     from ui.content import load_lesson
 
     for pid in prediction_ids or load_lesson(slug).predictions:
-        key = f"{slug}__predict__{pid}"
+        key = controls.prediction_key(slug, pid)
         radio = next((r for r in at.radio if r.key == key), None)
         if radio is None or not any(b.key == f"{key}__button" for b in at.button):      # absent or revealed
             continue
@@ -237,3 +238,20 @@ def user_text_in_unsafe_html(at: AppTest, typed: list[str]) -> list[str]:
     for body in unsafe_html_bodies(at):
         found += [n[:40] for n in needles if n in body]
     return found
+
+
+def feedback_follows_the_marked_answer(at: AppTest, slug: str, check_id: str) -> None:
+    """Pick each option of a check in turn: exactly the one the lesson file marks right gives success, every
+    other one an error. Judged by the file's mark, not by wording, which is the teachers' to edit."""
+    from ui import controls
+    from ui.content import load_lesson
+
+    check = load_lesson(slug).check(check_id)
+    key = controls.check_key(slug, check_id)
+    options = at.radio(key=key).options
+    assert len(options) == len(check.choices)
+    base = len(at.success), len(at.error)                 # feedback already on the page (a revealed prediction)
+    for i, option in enumerate(options):
+        at.radio(key=key).set_value(option).run()
+        right = check.choices[i].correct
+        assert (len(at.success) - base[0], len(at.error) - base[1]) == ((1, 0) if right else (0, 1)), option

@@ -134,12 +134,7 @@ def test_label_markup_is_cleaned():
 
 
 def test_trap_check_feedback():
-    at = open_page()
-    r = at.radio(key="convex_blending__check__new_direction")
-    r.set_value(r.options[3]).run()
-    assert any("never outputs weights like 5 and 3" in e.value for e in at.error)
-    at.radio(key="convex_blending__check__new_direction").set_value(r.options[1]).run()
-    assert any("Softmax guarantees" in s.value for s in at.success)
+    apptest.feedback_follows_the_marked_answer(open_page(), "convex_blending", "new_direction")
 
 
 def test_query_params_restore_the_state():

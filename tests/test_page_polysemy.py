@@ -121,13 +121,7 @@ def test_trap_check_gives_specific_feedback():
     at = open_page()
     assert not any(r.key == "polysemy__check__more_dims" for r in at.radio)    # it would answer the prediction
     apptest.reveal(at, "polysemy")
-    radio = at.radio(key="polysemy__check__more_dims")
-    wrong = radio.options[0]
-    radio.set_value(wrong).run()
-    assert any("cannot be close to two far-apart points" in e.value for e in at.error)
-    at.radio(key="polysemy__check__more_dims").set_value(radio.options[1]).run()
-    assert any("dimension slider" in s.value for s in at.success)
-    assert not any("cannot be close to two far-apart points" in e.value for e in at.error)
+    apptest.feedback_follows_the_marked_answer(at, "polysemy", "more_dims")
 
 
 def test_query_params_restore_the_state():
