@@ -238,3 +238,20 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far, in seconds (/proc/<pid>/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def click_until(button, expected, tries: int = 3, each_ms: int = 20_000) -> None:
+    """Click ``button`` until ``expected`` (a locator) shows, at most ``tries`` times.
+
+    A click that lands while the page's first runs are still settling (the progress component reports
+    the browser's saved progress with a rerun of its own just after load) can be coalesced away by
+    Streamlit; a person would click again, and so does this.
+    """
+    for attempt in range(tries):
+        button.click()
+        try:
+            expected.wait_for(timeout=each_ms)
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise

@@ -78,8 +78,8 @@ def _no_exception(page) -> None:
 def test_a_presenter_starts_a_class(classroom):
     pg = classroom.presenter
     pg.goto(f"{classroom.base}/?present=1")
-    pg.get_by_role("button", name="Start a class").click()
-    pg.get_by_text(re.compile(r"Room code: [A-Z2-9]{6}")).wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    harness.click_until(pg.get_by_role("button", name="Start a class"),
+                        pg.get_by_text(re.compile(r"Room code: [A-Z2-9]{6}")), each_ms=40_000)
     pg.get_by_text("0 students following").wait_for(timeout=FOLLOW_TIMEOUT_MS)      # the run has finished
     classroom.code = re.search(r"Room code: ([A-Z2-9]{6})", pg.inner_text("body")).group(1)
     sidebar = pg.locator('[data-testid="stSidebar"]')

@@ -186,8 +186,8 @@ class Person:
 def _start_class(presenter: Person, base: str) -> str:
     pg = presenter.page
     pg.goto(base + "/")
-    pg.get_by_role("button", name="Start a class").click()
-    pg.get_by_text(re.compile(r"Room code: [A-Z2-9]{6}")).wait_for(timeout=60_000)
+    harness.click_until(pg.get_by_role("button", name="Start a class"),
+                        pg.get_by_text(re.compile(r"Room code: [A-Z2-9]{6}")), each_ms=30_000)
     pg.get_by_text("0 students following").wait_for(timeout=30_000)
     return re.search(r"Room code: ([A-Z2-9]{6})", pg.inner_text("body")).group(1)
 
