@@ -80,3 +80,16 @@ def page(browser):
     pg.on("dialog", on_dialog)
     yield pg, problems
     context.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so a fixture can tell at teardown that its test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+def failed(request) -> bool:
+    report = getattr(request.node, "report_call", None)
+    return bool(report and report.failed)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from devtools import harness, services
+from tests.browser.conftest import failed
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -202,7 +203,7 @@ def _to_sqrt_dk(presenter: Person, students: list[Person], code: str) -> None:
 
 
 @pytest.fixture
-def people(browser):
+def people(browser, request):
     made: list[Person] = []
 
     def make(**size) -> Person:
@@ -210,7 +211,12 @@ def people(browser):
         return made[-1]
 
     yield make
-    for p in made:
+    for i, p in enumerate(made):
+        if failed(request):                                         # what each person saw, for the log
+            try:
+                harness.save_full(p.page, SHOTS / f"hall_fail_{request.node.name[:40]}_{i}.png", 1280)
+            except Exception as err:                                # a page that broke: the failure says more
+                print(f"no screenshot of person {i}: {err}")
         p.close()
 
 
