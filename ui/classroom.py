@@ -7,8 +7,11 @@ session of this process (``room_store()``).
 - The presenter publishes the page, the presenter step and the lesson controls (``ui.controls``, the
   same definition "Link to this view" uses) at the end of each run, and from a small fragment every
   ``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only).
-- A follower runs a fragment every ``FOLLOW_EVERY_S`` that reads only the room's version number; when it
-  changes, the whole app reruns and ``sidebar`` applies the snapshot before the page draws a widget:
+- A presenter's change wakes the followers in this process at once (``ui.wake``). Every follower also
+  runs a fragment that reads only the room's version number: every ``FOLLOW_EVERY_S`` with Redis
+  (followers on other replicas are not woken), every ``FOLLOW_QUIET_S`` in one process (there the check
+  only catches what a wake missed, so idle followers cost little). When the version changed, the whole
+  app reruns and ``sidebar`` applies the snapshot before the page draws a widget:
   same page, widget values through the session state; another page, ``st.switch_page`` with the
   controls in the URL, exactly as a shared link opens it.
 
@@ -25,14 +28,16 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
+from classroom.memory import MemoryRoomStore
 from classroom.select import open_store
 from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, StoreUnavailable, UnknownRoom, normal_code
 from figures.classroom import poll_figure
-from ui import controls, present
+from ui import controls, present, wake
 from ui.content import PAGE_FILES, Check, page_index
 from ui.inputs import literal
 
-FOLLOW_EVERY_S = 1.0          # a follower's version check
+FOLLOW_EVERY_S = 1.0          # a follower's version check, when rooms are shared through Redis
+FOLLOW_QUIET_S = 5.0          # the same in one process, where the presenter's changes wake followers
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 POLL_EVERY_S = 1.0            # the presenter's live chart
 HEARTBEAT_S = 5.0             # a follower tells the room it is here (FOLLOWER_TTL_S is 15 s)
@@ -99,6 +104,8 @@ def _notice(kind: str, text: str) -> None:
 
 def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
+    if role() == "student":
+        wake.forget()
     for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
@@ -258,11 +265,29 @@ def _follow_now(slug: str) -> bool:
 
 
 @st.fragment(run_every=FOLLOW_EVERY_S)
+def _follow_tick_shared() -> None:
+    """A follower's version check, every second: with Redis, a presenter on another replica cannot wake it."""
+    _follow_check()
+
+
+@st.fragment(run_every=FOLLOW_QUIET_S)
+def _follow_tick_local() -> None:
+    """A follower's version check, every few seconds: the presenter's changes wake it sooner."""
+    _follow_check()
+
+
 def _follow_tick() -> None:
-    """Every second while following: one version read (and a heartbeat every few seconds). Draws nothing."""
+    """The follower's version check, as often as the store needs; draws nothing."""
+    (_follow_tick_local if isinstance(room_store(), MemoryRoomStore) else _follow_tick_shared)()
+
+
+def _follow_check() -> None:
+    """One version read (and a heartbeat every few seconds); reruns the app when the room changed."""
     ss = _ss()
     if not following():
+        wake.forget()
         return
+    wake.follow(ss[_CODE])
     now = time.time()
     try:
         version = room_store().version(ss[_CODE], now)
@@ -294,6 +319,7 @@ def followed_step(slug: str) -> int | None:
 
 def _stop_following() -> None:
     _ss()[_FOLLOWING] = False
+    wake.forget()
 
 
 def _follow_again() -> None:
@@ -321,6 +347,7 @@ def _end() -> None:
         room_store().end_room(_ss()[_CODE], _ss()[_KEY])
     except RoomError:
         pass                                            # already gone: the result is the same
+    wake.wake(_ss()[_CODE])
     _leave()
     _notice("info", "The class has ended.")
 
@@ -352,6 +379,7 @@ def publish(slug: str, *, from_tick: bool = False) -> None:
         return
     ss.pop(_OFFLINE, None)
     ss[_PUBLISHED] = view
+    wake.wake(ss[_CODE])
 
 
 def app_root(url: str, slug: str) -> str:
@@ -556,6 +584,7 @@ def _ask(poll_id: str, options: tuple[str, ...]) -> None:
     except (ValueError, RoomError) as err:
         _notice("warning", str(err) if isinstance(err, RoomError) else "This question cannot be put to the class.")
         return
+    wake.wake(ss[_CODE])
     ss[_POLL] = (poll_id, options, False)
 
 
@@ -566,6 +595,7 @@ def _reveal(poll_id: str) -> None:
     except RoomError as err:
         _notice("warning", str(err))
         return
+    wake.wake(ss[_CODE])
     asked = ss.get(_POLL)
     if asked and asked[0] == poll_id:
         ss[_POLL] = (poll_id, asked[1], True)
@@ -577,6 +607,7 @@ def _stop_asking() -> None:
         room_store().close_poll(ss[_CODE], ss[_KEY], time.time())
     except RoomError:
         pass
+    wake.wake(ss[_CODE])
     ss.pop(_POLL, None)
 
 

@@ -1,0 +1,120 @@
+"""Wake the followers of a room that live in this server process, the moment the presenter changes it.
+
+Without this, a follower learns of a change at its next version check (``FOLLOW_EVERY_S``), and every
+idle follower pays for a script run at every check. With it, the presenter's change asks each local
+follower's session for a rerun straight away, the way Streamlit's own run-on-save reruns a session
+after a file changes: the page runs again with the widget values of its last run, and applies the
+presenter's view as it starts. The version checks stay, less often, for what a wake cannot reach: followers on
+another replica (they share Redis, not this process), a dropped wake, a room that expired.
+
+Streamlit has no public call for "rerun that other session", so this reaches into its runtime (the
+session manager and each session's last client state), pinned by requirements.txt's streamlit version.
+Should that ever fail, it fails closed: ``wake`` does nothing and the version checks carry the class.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+_LOGGER = logging.getLogger(__name__)
+_lock = threading.Lock()
+_rooms: dict[str, set[str]] = {}          # room code -> ids of this process's sessions following it
+_session_room: dict[str, str] = {}        # session id -> the room it follows (one at a time)
+
+
+def _session_id() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def follow(code: str) -> None:
+    """Note that the session running this script follows room ``code`` (and no other)."""
+    sid = _session_id()
+    if sid is None:
+        return
+    with _lock:
+        old = _session_room.get(sid)
+        if old == code:
+            return
+        if old is not None:
+            _rooms.get(old, set()).discard(sid)
+        _session_room[sid] = code
+        _rooms.setdefault(code, set()).add(sid)
+
+
+def forget() -> None:
+    """This session follows no room any more."""
+    sid = _session_id()
+    if sid is not None:
+        _drop(sid)
+
+
+def _drop(sid: str) -> None:
+    with _lock:
+        code = _session_room.pop(sid, None)
+        if code is not None:
+            members = _rooms.get(code, set())
+            members.discard(sid)
+            if not members:
+                _rooms.pop(code, None)
+
+
+def followers(code: str) -> int:
+    """How many of this process's sessions follow ``code`` (for tests and the benchmark)."""
+    with _lock:
+        return len(_rooms.get(code, ()))
+
+
+def wake(code: str) -> int:
+    """Ask every local session following ``code`` to rerun now; returns how many were asked.
+
+    Sessions that have gone (their browser left) are dropped here. Never raises into a page.
+    """
+    with _lock:
+        ids = list(_rooms.get(code, ()))
+    if not ids:
+        return 0
+    try:
+        from streamlit import runtime
+
+        if not runtime.exists():
+            return 0
+        rt = runtime.get_instance()
+        manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
+    except Exception as err:                               # Streamlit's internals moved: rely on the checks
+        _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
+        return 0
+    asked = 0
+    for sid in ids:
+        info = manager.get_active_session_info(sid)
+        if info is None:
+            _drop(sid)
+            continue
+        session = info.session
+        loop.call_soon_threadsafe(_rerun, session)
+        asked += 1
+    return asked
+
+
+_TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"}
+
+
+def _rerun(session) -> None:
+    """On the server's event loop: run the session's page again with its last widget values (even when its
+    last run was a fragment's, such as the follow tick's), less any button press or other one-off event
+    that run carried: a wake must never press a button twice."""
+    try:
+        from streamlit.proto.ClientState_pb2 import ClientState
+
+        state = ClientState()
+        state.CopyFrom(session._client_state)
+        kept = [w for w in state.widget_states.widgets if w.WhichOneof("value") not in _TRIGGERS]
+        del state.widget_states.widgets[:]
+        state.widget_states.widgets.extend(kept)
+        state.fragment_id = ""                           # the whole page: it applies the presenter's view
+        session.request_rerun(state)
+    except Exception as err:
+        _LOGGER.warning("A follower's wake failed (%s); it catches up at its next version check.", err)
