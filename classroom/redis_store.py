@@ -32,6 +32,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 
 import redis
@@ -307,6 +308,7 @@ class RedisRoomStore:
         self.max_rooms, self.max_followers, self.max_polls = max_rooms, max_followers, max_polls
         self.prefix = prefix
         self.rooms_key = prefix + "rooms"
+        self.url: str | None = None                    # set by from_url: listen() opens its own connection
         self._down_until = 0.0                          # see _mapped
         scripts = {"create": _CREATE, "publish": _PUBLISH, "open_poll": _OPEN_POLL, "close_poll": _CLOSE_POLL,
                    "reveal": _REVEAL, "end": _END, "snapshot": _SNAPSHOT, "expire": _EXPIRE,
@@ -321,7 +323,44 @@ class RedisRoomStore:
             url, decode_responses=True, socket_connect_timeout=0.5, socket_timeout=1.0,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1), health_check_interval=30,
             client_name="attention-classroom")
-        return cls(client, **limits)
+        store = cls(client, **limits)
+        store.url = url
+        return store
+
+    # --- changes, across replicas ------------------------------------------------------------------------
+    @property
+    def changes_channel(self) -> str:
+        return self.prefix + "changed"
+
+    def announce(self, code: str) -> None:
+        """Tell every replica that room ``code`` changed (Redis PUBLISH); best effort: followers also poll."""
+        try:
+            self.r.publish(self.changes_channel, code)
+        except redis.RedisError:
+            pass
+
+    def listen(self, on_change) -> threading.Thread:
+        """Call ``on_change(code)`` on a daemon thread for each room any replica announces. Its own
+        connection, without a read timeout (it waits for messages); it reconnects after Redis goes away."""
+        url = self.url
+
+        def run() -> None:
+            while True:
+                try:
+                    client = (redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=2,
+                                                   health_check_interval=30, client_name="attention-changes")
+                              if url else self.r)
+                    pubsub = client.pubsub(ignore_subscribe_messages=True)
+                    pubsub.subscribe(self.changes_channel)
+                    for message in pubsub.listen():
+                        if message.get("type") == "message" and isinstance(message.get("data"), str):
+                            on_change(message["data"][:16])
+                except Exception:                      # Redis away, or a wake failed: wait, then listen again
+                    time.sleep(1.0)
+
+        thread = threading.Thread(target=run, name="attention-classroom-changes", daemon=True)
+        thread.start()
+        return thread
 
     # --- helpers --------------------------------------------------------------------------------------
     def _room(self, code: object) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from classroom import store as rs
 from classroom.memory import MemoryRoomStore
 from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore
 from classroom.select import ENV_VAR, open_store
-from devtools import services
+from devtools import harness, services
 
 OPTIONS = ("It doubles", "It halves", "It stays the same")
 
@@ -217,3 +217,23 @@ def test_open_store_picks_redis_from_the_environment_or_the_secret_else_memory(m
         monkeypatch.setenv(ENV_VAR, bad)
         with pytest.raises(ValueError):
             open_store()
+
+
+def test_a_change_announced_by_one_replica_reaches_every_replicas_listener(redis_server):
+    prefix = f"t{uuid.uuid4().hex[:12]}:"                          # replicas share one prefix
+    replicas = [RedisRoomStore.from_url(redis_server.url, prefix=prefix) for _ in range(2)]
+    heard: list[list[str]] = [[], []]
+    for store, log in zip(replicas, heard, strict=True):
+        store.listen(log.append)
+    deadline = time.monotonic() + 10
+    while redis.Redis.from_url(redis_server.url).pubsub_numsub(replicas[0].changes_channel)[0][1] < 2:
+        assert time.monotonic() < deadline, "the listeners never subscribed"
+        time.sleep(0.05)
+    replicas[0].announce("K7MQ2P")
+    while not all(heard) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert heard == [["K7MQ2P"], ["K7MQ2P"]]
+
+
+def test_announcing_with_redis_down_raises_nothing():
+    RedisRoomStore.from_url(f"redis://127.0.0.1:{harness.free_port()}/0").announce("K7MQ2P")

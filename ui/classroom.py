@@ -276,6 +276,26 @@ def _follow_tick_local() -> None:
     _follow_check()
 
 
+def _changed(code: str) -> None:
+    """The presenter changed room ``code``: wake its followers now. Through Redis, every replica's
+    listener wakes its own (this one's included); in one process, directly."""
+    announce = getattr(room_store(), "announce", None)
+    if announce is not None:
+        announce(code)
+    else:
+        wake.wake(code)
+
+
+@st.cache_resource(show_spinner=False)
+def _listening() -> bool:
+    """Once per process, for a store shared between replicas: wake local followers of any changed room."""
+    listen = getattr(room_store(), "listen", None)
+    if listen is None:
+        return False
+    listen(wake.wake)
+    return True
+
+
 def _follow_tick() -> None:
     """The follower's version check, as often as the store needs; draws nothing."""
     (_follow_tick_local if isinstance(room_store(), MemoryRoomStore) else _follow_tick_shared)()
@@ -288,6 +308,7 @@ def _follow_check() -> None:
         wake.forget()
         return
     wake.follow(ss[_CODE])
+    _listening()
     now = time.time()
     try:
         version = room_store().version(ss[_CODE], now)
@@ -347,7 +368,7 @@ def _end() -> None:
         room_store().end_room(_ss()[_CODE], _ss()[_KEY])
     except RoomError:
         pass                                            # already gone: the result is the same
-    wake.wake(_ss()[_CODE])
+    _changed(_ss()[_CODE])
     _leave()
     _notice("info", "The class has ended.")
 
@@ -379,7 +400,7 @@ def publish(slug: str, *, from_tick: bool = False) -> None:
         return
     ss.pop(_OFFLINE, None)
     ss[_PUBLISHED] = view
-    wake.wake(ss[_CODE])
+    _changed(ss[_CODE])
 
 
 def app_root(url: str, slug: str) -> str:
@@ -584,7 +605,7 @@ def _ask(poll_id: str, options: tuple[str, ...]) -> None:
     except (ValueError, RoomError) as err:
         _notice("warning", str(err) if isinstance(err, RoomError) else "This question cannot be put to the class.")
         return
-    wake.wake(ss[_CODE])
+    _changed(ss[_CODE])
     ss[_POLL] = (poll_id, options, False)
 
 
@@ -595,7 +616,7 @@ def _reveal(poll_id: str) -> None:
     except RoomError as err:
         _notice("warning", str(err))
         return
-    wake.wake(ss[_CODE])
+    _changed(ss[_CODE])
     asked = ss.get(_POLL)
     if asked and asked[0] == poll_id:
         ss[_POLL] = (poll_id, asked[1], True)
@@ -607,7 +628,7 @@ def _stop_asking() -> None:
         room_store().close_poll(ss[_CODE], ss[_KEY], time.time())
     except RoomError:
         pass
-    wake.wake(ss[_CODE])
+    _changed(ss[_CODE])
     ss.pop(_POLL, None)
 
 
