@@ -6,13 +6,13 @@ import streamlit as st
 
 import attention_core as core
 from figures.flash_attention import block_figure, running_figure, tile_grid_figure, traffic_figure
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.lessons import flash_attention
 
 GPU = core.A100_SXM_40GB
-LENGTHS = data.FLASH_LENGTHS
-BLOCKS = data.FLASH_BLOCKS
+LENGTHS = flash_attention.LENGTHS
+BLOCKS = flash_attention.BLOCKS
 
 frame = lesson("flash_attention")
 frame.header()
@@ -38,8 +38,8 @@ def tiles(shown: int) -> None:
     causal = d.toggle("Causal mask", False, key="fa_causal", bind="query-params",
                       help="Each query sees only its own key and the keys before it, as in a text generator.")
     seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
-    run = data.flash_run(length, block, spread, causal, seed)
-    trace, n_blocks = run["trace"], run["trace"].n_blocks
+    run = flash_attention.flash_run(length, block, spread, causal, seed)
+    trace, n_blocks = run.trace, run.trace.n_blocks
     if n_blocks > 1:
         if st.session_state.get("fa_step", 1) > n_blocks:     # a smaller T or a larger B left it past the end
             st.session_state["fa_step"] = n_blocks
@@ -79,10 +79,10 @@ def tiles(shown: int) -> None:
               f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
               "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
     with right:
-        chart(built(running_figure, run["m"][:, q], run["l"][:, q], step_no, f"q{length}"),
+        chart(built(running_figure, run.m[:, q], run.l[:, q], step_no, f"q{length}"),
               f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
-              lambda: pd.DataFrame({"block": np.arange(1, n_blocks + 1), "m": run["m"][:, q], "ℓ": run["l"][:, q],
-                                    "rescale": run["rescale"][:, q]}), key="fa_fig_running")
+              lambda: pd.DataFrame({"block": np.arange(1, n_blocks + 1), "m": run.m[:, q], "ℓ": run.l[:, q],
+                                    "rescale": run.rescale[:, q]}), key="fa_fig_running")
     # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
     with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
         if box.open:
@@ -93,15 +93,15 @@ def tiles(shown: int) -> None:
     if shown >= 2:
         st.subheader("The same answer as the plain formula?")
         if frame.predict("same"):
-            delta = run["delta"]
+            delta = run.delta
             cols = st.columns(3)
             cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
-            cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run['delta_all']:.2g}")
-            cols[2].metric("largest output entry", f"{run['largest']:.3g}")
+            cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
+            cols[2].metric("largest output entry", f"{run.largest:.3g}")
             st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
                         f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
                         f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
-                        f"is at most {run['delta_all']:.2g}" + (" with the causal mask on both sides." if causal
+                        f"is at most {run.delta_all:.2g}" + (" with the causal mask on both sides." if causal
                                                                else "."))
 
 
@@ -114,37 +114,37 @@ def traffic(shown: int) -> None:
     n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params")
     d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
     bc = c.select_slider("Key block size B_c", BLOCKS, 256, key="fa_bc", bind="query-params")
-    t = data.flash_traffic(n, d, bc)
+    t = flash_attention.flash_traffic(n, d, bc)
     cols = st.columns(3)
-    cols[0].metric("plain: bytes moved", mb(t["standard"].bytes))
-    cols[1].metric("tiled: bytes moved", mb(t["tiled"].bytes))
-    cols[2].metric("plain ÷ tiled", f"{t['standard'].bytes / t['tiled'].bytes:.1f}×")
+    cols[0].metric("plain: bytes moved", mb(t.standard.bytes))
+    cols[1].metric("tiled: bytes moved", mb(t.tiled.bytes))
+    cols[2].metric("plain ÷ tiled", f"{t.standard.bytes / t.tiled.bytes:.1f}×")
     fits = core.fits_in_sram(bc, d, GPU.sram_elements())
     st.markdown(f"At N = {n:,} the plain algorithm writes the {n:,} × {n:,} scores and weights and reads them back: "
-                f"{mb(4 * n * n * 2)} of its {mb(t['standard'].bytes)}. The tiled one reads each block of "
-                f"{bc} keys and values once and passes over the queries {t['passes']} times."
+                f"{mb(4 * n * n * 2)} of its {mb(t.standard.bytes)}. The tiled one reads each block of "
+                f"{bc} keys and values once and passes over the queries {t.passes} times."
                 + ("" if fits else f" **But {bc} × {d} blocks do not fit:** four of them need "
                    f"{4 * bc * d * 2 / 1024:,.0f} KB, more than the {GPU.shared_per_sm // 1024} KB of shared "
                    "memory one SM offers, so this block size could not run as counted."))
     left, right = st.columns(2)
     with left:
-        chart(built(traffic_figure, np.array(LENGTHS), t["standard_curve"], t["tiled_curve"], n),
+        chart(built(traffic_figure, np.array(LENGTHS), t.standard_curve, t.tiled_curve, n),
               f"Bytes to and from main memory against N, for d = {d} and B_c = {bc} (log–log): the plain count "
               "grows like N², the tiled one like N²d²/M.",
-              lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t["standard_curve"],
-                                    "tiled bytes": t["tiled_curve"]}), key="fa_fig_traffic")
+              lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t.standard_curve,
+                                    "tiled bytes": t.tiled_curve}), key="fa_fig_traffic")
     with right:
-        chart(built(block_figure, np.array(BLOCKS), t["block_curve"], float(t["standard"].bytes), t["fits"]),
+        chart(built(block_figure, np.array(BLOCKS), t.block_curve, float(t.standard.bytes), t.fits),
               f"Tiled bytes against the block size at N = {n:,}: bigger blocks mean fewer passes over the queries, "
               "until they no longer fit on chip (hatched bars).",
-              lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t["block_curve"], "fits on chip": t["fits"]}),
+              lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t.block_curve, "fits on chip": t.fits}),
               key="fa_fig_blocks")
     frame.note("modelled")
 
     if shown >= 4:
         st.subheader("Why it exists: memory, not arithmetic")
         frame.note("why")
-        plain, tiled = t["roof_standard"], t["roof_tiled"]
+        plain, tiled = t.roof_standard, t.roof_tiled
         st.markdown(
             f"| {GPU.name} | |\n| :--- | ---: |\n"
             f"| main memory (HBM2) bandwidth | {GPU.bandwidth / 1e9:,.0f} GB/s |\n"

@@ -9,11 +9,11 @@ import streamlit as st
 
 import attention_core as core
 from figures.learned import rank_figure, score_heatmap, singular_values_figure
-from ui import data
 from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
+from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
                      .read_text(encoding="utf-8"))
@@ -44,7 +44,7 @@ step = frame.steps(["The sentence and its embeddings", "Raw against learned scor
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(data.fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
+    st.dataframe(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
 
 # One fragment: the weights chosen here feed both comparisons below (steps 2 and 3), so changing them
 # reruns this part of the page only (not the entry script, the header, the sentence or the footer).

@@ -9,10 +9,12 @@ import streamlit as st
 
 import attention_core as core
 from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
+from ui.lessons import multi_head
+from ui.models import encode
+from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
                      .read_text(encoding="utf-8"))
@@ -47,7 +49,7 @@ step = frame.steps(STEPS)
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(data.fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
+    st.dataframe(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
 
 
 # One fragment: the number of heads and the edited weights drive every small-number chart below.
@@ -147,7 +149,7 @@ def real_layer(step: int) -> None:
     text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", bind="query-params",
                          max_chars=MAX_CHARS, help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
-        r = data.encode(text or "")
+        r = encode(text or "")
     except ValueError as err:
         st.info(f"{err} Type a sentence above.", icon=":material/edit:")
         return
@@ -169,7 +171,7 @@ def real_layer(step: int) -> None:
     word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
     target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
     q, t_pos = spans[word].start, spans[target]
-    roles = data.head_roles(text)
+    roles = multi_head.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
     n_hit = len(hits)
     chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q,

@@ -6,10 +6,11 @@ import streamlit as st
 
 import attention_core as core
 from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
+from ui.lessons import queries_keys_values
+from ui.tables import fixed_table
 
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
 DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
@@ -25,16 +26,16 @@ frame.header()
 shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
 frame.note("characters")
 
-library = data.video_library(str(data.VIDEO_LIBRARY))
-st.dataframe(library["shown"], width="stretch")
+library = queries_keys_values.video_library()
+st.dataframe(library.shown, width="stretch")
 
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 # One fragment: the query sliders and the temperature drive both lookups, the three charts and the spread below.
 @st.fragment
 def lookup(library: dict) -> None:
-    tags, value_names = library["tags"], library["value_names"]
-    K, V, titles = library["K"], library["V"], library["titles"]
+    tags, value_names = library.tags, library.value_names
+    K, V, titles = library.K, library.V, library.titles
     st.subheader("Your query")
     frame.note("build")
     cols = st.columns(len(tags) + 1)
@@ -113,7 +114,7 @@ def self_attention() -> None:
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    st.dataframe(data.fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+    st.dataframe(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
         table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
     if predict_it(Q, trace):

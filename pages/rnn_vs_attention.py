@@ -6,9 +6,9 @@ import streamlit as st
 
 import attention_core as core
 from figures.rnn import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.lessons import rnn_vs_attention
 
 frame = lesson("rnn_vs_attention")
 frame.header()
@@ -45,11 +45,11 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
 
 def why_it_fades(r: dict, rho: float, steps: int) -> str:
     """The real chain against its bound, in numbers: tanh's slopes and the norm of a product."""
-    f: core.ChainFactors = r["factors"]
+    f: core.ChainFactors = r.factors
     if steps < 1:
         return "With one token there is no chain to cross."
     with np.errstate(divide="ignore"):
-        rate = float(np.exp((np.log(r["rnn"][0]) - np.log(r["rnn"][-1])) / steps))
+        rate = float(np.exp((np.log(r.rnn[0]) - np.log(r.rnn[-1])) / steps))
     trend = ("shrinks" if rate < 1 else "grows") + f" by about ×{rate:.3f} per step"
     return (f"**Why the real RNN {'fades' if rate < 1 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every step "
             f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
@@ -57,7 +57,7 @@ def why_it_fades(r: dict, rho: float, steps: int) -> str:
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
             f"{f.product:.3g}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
             f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
-            f"token 1 reaches the last state at {r['rnn'][0]:.3g}: its gradient {trend}.")
+            f"token 1 reaches the last state at {r.rnn[0]:.3g}: its gradient {trend}.")
 
 
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
@@ -97,16 +97,16 @@ def chain_against_attention(shown: int) -> None:
     if shown >= 2:
         st.subheader("A real RNN and a real attention head")
         frame.note("chain")
-        r = data.rnn_race(length, rho, seed)
+        r = rnn_vs_attention.rnn_race(length, rho, seed)
         cols = st.columns(3)
-        cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
-        cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
-        cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
-        chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
+        cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
+        cols[1].metric("token 1 → last attention output", f"{r.attention[0]:.3g}")
+        cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
+        chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
               "Gradient norm from each input token to the last position, against distance (log scale). "
               "The RNN's values stay under its bound; attention's do not fall with distance.",
-              lambda: pd.DataFrame({"distance": r["distance"], "RNN": r["rnn"], "attention": r["attention"],
-                                    "RNN bound": r["ceiling"]}), key="rn_fig_infl")
+              lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
+                                    "RNN bound": r.ceiling}), key="rn_fig_infl")
         st.markdown(why_it_fades(r, rho, steps))
 
     if shown >= 3:
@@ -117,51 +117,51 @@ def chain_against_attention(shown: int) -> None:
         cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
         cols[2].metric("RNN sequential steps", seq["rnn"])
         cols[3].metric("attention sequential steps", seq["attention"])
-        lengths, rnn_path, attention_path = data.path_curves()
-        chart(built(path_figure, lengths, rnn_path, attention_path),
+        paths = rnn_vs_attention.path_curves()
+        chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
               "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
               None, key="rn_fig_path")
         frame.note("comparison")
 
     if shown >= 4:
-        lstm_section(length, rho, seed, data.rnn_race(length, rho, seed))
+        lstm_section(length, rho, seed, rnn_vs_attention.rnn_race(length, rho, seed))
 
 
-def lstm_section(length: int, rho: float, seed: int, race: dict) -> None:
+def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence, then the fixed-size state against attention on recall."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
     bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, 1.0, 0.5, key="rn_fbias", bind="query-params",
                      help="The forget gate is f = σ(b_f + …): a larger bias holds it nearer 1, so the cell keeps more.")
-    lstm = data.lstm_race(length, bias, seed)
+    lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     cols = st.columns(3)
-    cols[0].metric("RNN: token 1 → last state", f"{race['rnn'][0]:.3g}")
+    cols[0].metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
     cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
-    cols[2].metric("attention: token 1 → last output", f"{race['attention'][0]:.3g}")
-    ratio = lstm[0] / race["rnn"][0] if race["rnn"][0] > 0 else np.inf
+    cols[2].metric("attention: token 1 → last output", f"{race.attention[0]:.3g}")
+    ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
                 f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
                 f"{keep ** (length - 1):.3g}; "
                 f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "
                 + (f"**{ratio:.3g} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
-                   f"**less** than the tanh RNN's {race['rnn'][0]:.3g}, since forget gates this far below 1 fade "
+                   f"**less** than the tanh RNN's {race.rnn[0]:.3g}, since forget gates this far below 1 fade "
                    "faster than the chain." if np.isfinite(ratio) else
                    "the tanh RNN's has underflowed to 0.")
-                + f" Attention's one step keeps {race['attention'][0]:.3g}.")
-    chart(built(lstm_figure, race["distance"], race["rnn"], lstm, race["attention"]),
+                + f" Attention's one step keeps {race.attention[0]:.3g}.")
+    chart(built(lstm_figure, race.distance, race.rnn, lstm, race.attention),
           "Gradient norm from each token to the last position against distance (log scale), on the same random "
           "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
-          lambda: pd.DataFrame({"distance": race["distance"], "RNN": race["rnn"], "LSTM": lstm,
-                                "attention": race["attention"]}), key="rn_fig_lstm")
+          lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm,
+                                "attention": race.attention}), key="rn_fig_lstm")
 
     st.subheader("What gates cannot fix: one fixed-size state")
     frame.note("lstm_state")
     a, b = st.columns(2)
     d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), 32, key="rn_state_d", bind="query-params")
-    k = b.slider("Stored pairs k", 1, data.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
+    k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
-    curve, here = data.recall(d, seed), data.recall_at(d, k, seed)
+    curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     cols = st.columns(4)
     cols[0].metric("LSTM cell (additive): recalled", f"{here.additive[0]:.0%}")
     cols[1].metric(f"best {d} numbers: recalled", f"{here.best_state[0]:.0%}")

@@ -7,10 +7,10 @@ import streamlit as st
 import attention_core as core
 from figures import palette
 from figures.variance import histogram_figure, saturation_figure, sweep_figure, weights_figure
-from ui import data
 from ui.charts import built, chart
-from ui.data import DRAWS, N_KEYS
 from ui.frame import lesson
+from ui.lessons import sqrt_dk
+from ui.lessons.sqrt_dk import DRAWS, N_KEYS
 
 BELL = 0.5          # excess kurtosis below which the histogram reads as a bell curve (its own is 0)
 
@@ -42,8 +42,8 @@ def experiment(step: int) -> None:
     seed = b.number_input("Random seed", 0, 10_000, 0, key="sd_seed", bind="query-params")
     frame.note("draws")
 
-    L, sw = data.sqrt_dk_numbers(d_k, seed), data.softmax_sweep_by_seed(seed)
-    var_raw, var_scaled, hist_raw, hist_scaled = L["var_raw"], L["var_scaled"], L["h_raw"], L["h_scaled"]
+    L, sw = sqrt_dk.sqrt_dk_numbers(d_k, seed), sqrt_dk.softmax_sweep_by_seed(seed)
+    var_raw, var_scaled, hist_raw, hist_scaled = L.var_raw, L.var_scaled, L.h_raw, L.h_scaled
     if frame.predict("spread"):
         cols = st.columns(4)
         cols[0].metric("dₖ", d_k)
@@ -52,22 +52,22 @@ def experiment(step: int) -> None:
         cols[3].metric("measured Var(q·k / √dₖ)", f"{var_scaled:.3f}")
         left, right = st.columns(2)
         with left:
-            chart(built(histogram_figure, hist_raw, L["x_raw"], core.normal_pdf(L["x_raw"], d_k), f"N(0, {d_k})",
+            chart(built(histogram_figure, hist_raw, L.x_raw, core.normal_pdf(L.x_raw, d_k), f"N(0, {d_k})",
                         f"q·k over {DRAWS:,} draws", "q·k"),
                   f"Unscaled dot products: measured variance {var_raw:.1f} against the proof's {d_k}.",
                   lambda: pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density,
                                         "count": hist_raw.count}), key="sd_fig_raw")
         with right:
-            chart(built(histogram_figure, hist_scaled, L["x_scaled"], core.normal_pdf(L["x_scaled"], 1.0), "N(0, 1)",
+            chart(built(histogram_figure, hist_scaled, L.x_scaled, core.normal_pdf(L.x_scaled, 1.0), "N(0, 1)",
                         "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
-                  scaled_caption(d_k, var_scaled, L["kurtosis"]),
+                  scaled_caption(d_k, var_scaled, L.kurtosis),
                   lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
                   key="sd_fig_scaled")
 
     if step >= 2:
         st.subheader("What the spread does to softmax")
         frame.note("softmax")
-        w_raw, w_scaled = L["w_raw"], L["w_scaled"]
+        w_raw, w_scaled = L.w_raw, L.w_scaled
         c = st.columns(4)
         c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
         c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
@@ -97,7 +97,7 @@ def experiment(step: int) -> None:
     if step >= 3:
         st.subheader("Saturation")
         frame.note("saturation")
-        x = L["x"]
+        x = L.x
         left, right = st.columns(2)
         with left:
             chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),

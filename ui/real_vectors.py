@@ -15,7 +15,7 @@ import attention_core as core
 from figures.glove import glove_pca_figure
 from ui.charts import built, chart
 from ui.content import fill
-from ui.data import glove, glove_nearest
+from ui.models import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
 
