@@ -13,6 +13,7 @@ import threading
 import numpy as np
 import pytest
 
+import attention_core as core
 from ui import charts, models
 from ui.lessons import polysemy, real_model_lab, rnn_vs_attention, sqrt_dk
 from ui.lru import ByteLRU, deep_size
@@ -74,6 +75,12 @@ def test_lab_runs_are_float32_weights_only_and_the_budget_holds_long_sentences()
     assert run.nbytes < 5 * MB
     assert models.LAB_RUNS_MAX_BYTES // run.nbytes >= 8, "a class's long sentences: at least eight kept"
     assert models.LAB_RUNS_MAX_BYTES <= 40 * MB
+
+
+def test_the_model_and_glove_are_each_cached_once_by_the_app():
+    assert models.minilm() is models.minilm() and models.glove() is models.glove()
+    # the core only loads: a second cache there would hold a second reference under another bound
+    assert not hasattr(core.load_model, "cache_info") and not hasattr(core.load_glove, "cache_info")
 
 
 def test_encode_is_shared_not_copied():
