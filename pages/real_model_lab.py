@@ -84,11 +84,12 @@ def where_tokens_look(r: AttentionRun, shown: int) -> None:
     st.subheader("② Where each token looks")
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
-    layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
-    head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
+    model = minilm()
+    layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", bind="query-params")
+    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", bind="query-params")
     avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
-    view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
+    view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
           f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
           f"The colour scale tops out at the largest weight, {W.max():.2f}.",
@@ -128,7 +129,8 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
         pick = int(a.selectbox("Sentence", usable, key="lab_pick", bind="query-params").split()[-1]) - 1
     else:
         pick = None
-    nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
+    last = minilm().n_layers
+    nl = b.slider("Layer to compare at", 0, last, last, key="lab_nlayer", bind="query-params")
     if ex is None or ex.ref_stacks is None:
         st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                 + ", ".join(sorted({x["word"] for x in real_model_lab.REFERENCES})) + ".", icon=":material/info:")
@@ -176,7 +178,7 @@ def layer_by_layer(shown: int) -> None:
         m = st.columns(3)
         m[0].metric("cosine at the lookup, first pair", f"{first[0]:.4f}")
         m[1].metric("at layer 0 (+ position)", f"{first[1]:.4f}")
-        m[2].metric("after layer 6", f"{first[-1]:.4f}")
+        m[2].metric(f"after layer {minilm().n_layers}", f"{first[-1]:.4f}")
         chart(built(cosine_layers_figure, list(core.LAYER_LABELS), curves, "The same word in two sentences"),
               "Cosine of the word's vectors in each pair of sentences, from the lookup (identical: 1) through "
               "layer 0 (position added) to each layer's output.",
