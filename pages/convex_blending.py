@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.blending import hull_figure, simplex_figure, weight_bars
+from figures.convex_blending import hull_figure, simplex_figure, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.learned import rank_figure, score_heatmap, singular_values_figure
+from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
 from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
+from figures.queries_keys_values import output_bars, scores_and_weights, self_attention_heatmap
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table

@@ -6,7 +6,7 @@ import streamlit as st
 
 import attention_core as core
 from attention_core.bert import AttentionRun
-from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
+from figures.real_model_lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, message

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.rnn import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
+from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import rnn_vs_attention

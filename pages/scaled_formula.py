@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as core
-from figures.formula import formula_latex, output_figure, stage_figure
+from figures.scaled_formula import formula_latex, output_figure, stage_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table

@@ -6,7 +6,7 @@ import streamlit as st
 
 import attention_core as core
 from figures import palette
-from figures.variance import histogram_figure, saturation_figure, sweep_figure, weights_figure
+from figures.sqrt_dk import histogram_figure, saturation_figure, sweep_figure, weights_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import sqrt_dk
