@@ -9,6 +9,7 @@ from figures.convex_blending import hull_figure, simplex_figure, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input
+from ui.steps import Steps
 
 SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])     # river, bank, muddy
 SEED_LABELS = "river, bank, muddy"
@@ -19,9 +20,16 @@ MAX_TOKENS = 6
 MODES = ["Sliders (the last weight is the remainder)", "Logits through softmax"]
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    WEIGHTS = "Set the weights on the simplex"
+    PREDICT = "Predict where the blend z lands"
+
+
 frame = lesson("convex_blending")
 frame.header()
-shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
+shown = frame.steps(Step.labels())
 frame.note("palette")
 
 with st.expander("Edit the tokens (up to 6, each a point x, y)"):
@@ -92,7 +100,7 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
 
     b = core.blend(weights, X)
     hull = core.convex_hull_2d(X)
-    revealed = shown >= 2 and predict_where(b, labels)   # presenter mode asks at step 2
+    revealed = shown >= Step.PREDICT and predict_where(b, labels)   # presenter mode asks at step 2
 
     # The charts' tables, made only when their expanders are open.
     def weights_table() -> pd.DataFrame:

@@ -9,15 +9,25 @@ from figures.flash_attention import block_figure, running_figure, tile_grid_figu
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import flash_attention
+from ui.steps import Steps
 
 GPU = core.A100_SXM_40GB
 LENGTHS = flash_attention.LENGTHS
 BLOCKS = flash_attention.BLOCKS
 
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    BLOCKS = "One block of keys at a time"
+    SAME_ANSWER = "The same answer as the plain formula"
+    TRAFFIC = "Memory traffic, counted"
+    WHY = "Why it exists: memory, not arithmetic"
+
+
 frame = lesson("flash_attention")
 frame.header()
-shown = frame.steps(["One block of keys at a time", "The same answer as the plain formula",
-                     "Memory traffic, counted", "Why it exists: memory, not arithmetic"])
+shown = frame.steps(Step.labels())
 
 
 def mb(n_bytes: float) -> str:
@@ -90,7 +100,7 @@ def tiles(shown: int) -> None:
                                        "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
                                       ).set_index("query"), width="stretch")
 
-    if shown >= 2:
+    if shown >= Step.SAME_ANSWER:
         st.subheader("The same answer as the plain formula?")
         if frame.predict("same"):
             delta = run.delta
@@ -107,7 +117,7 @@ def tiles(shown: int) -> None:
 
 @st.fragment
 def traffic(shown: int) -> None:
-    if shown < 3:
+    if shown < Step.TRAFFIC:
         return
     st.subheader("Memory traffic, counted rather than timed")
     a, b, c = st.columns(3)
@@ -141,7 +151,7 @@ def traffic(shown: int) -> None:
               key="fa_fig_blocks")
     frame.note("modelled")
 
-    if shown >= 4:
+    if shown >= Step.WHY:
         st.subheader("Why it exists: memory, not arithmetic")
         frame.note("why")
         plain, tiled = t.roof_standard, t.roof_tiled

@@ -13,6 +13,7 @@ from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
+from ui.steps import Steps
 from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
@@ -37,9 +38,17 @@ def predict_mutual(A: np.ndarray, i: int, j: int, mode: str) -> bool:
     return frame.predict("mutual", options=options, answer=answer, why=why, a=a, b=b)
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SENTENCE = "The sentence and its embeddings"
+    SCORES = "Raw against learned scores"
+    RANK = "The rank bottleneck"
+
+
 frame = lesson("learned_projections")
 frame.header()
-step = frame.steps(["The sentence and its embeddings", "Raw against learned scores", "The rank bottleneck"])
+step = frame.steps(Step.labels())
 
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
@@ -78,7 +87,7 @@ def weights_and_scores(step: int) -> None:
         except ValueError as err:
             st.error(f"W_Q and W_K do not fit together: {message(err)}", icon=":material/error:")
 
-    if step >= 2:
+    if step >= Step.SCORES:
         raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ
         i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
         left, right = st.columns(2)
@@ -106,7 +115,7 @@ def weights_and_scores(step: int) -> None:
                 st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
                             f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
 
-            if step >= 3:
+            if step >= Step.RANK:
                 st.subheader("The rank bottleneck")
                 frame.note("rank")
                 d_k_now = learned.Q.shape[1]

@@ -12,6 +12,7 @@ from figures.masks_and_cross_attention import cross_weights_figure, masked_weigh
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
+from ui.steps import Steps
 
 PROMPT = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "prompt_words.toml")
                        .read_text(encoding="utf-8"))
@@ -23,12 +24,21 @@ SENTENCE = ["the", "cat", "sat", "down"]
 SEED_SCORES = np.array([[2.0, 0.5, 1.0, 0.0], [1.0, 2.0, 0.5, 1.5], [0.5, 1.5, 1.0, 2.0], [0.0, 1.0, 2.0, 1.0]])
 MAX_T = 8
 BALL_COLOURS, GROUND_COLOURS = ["red", "blue", "yellow", "green"], ["green", "brown", "yellow"]
-STEPS = ["The causal mask on your scores", "Why a decoder needs it", "Padding", "Cross-attention: patches ask words",
-         "One function, three wirings"]
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    CAUSAL = "The causal mask on your scores"
+    DECODER = "Why a decoder needs it"
+    PADDING = "Padding"
+    CROSS = "Cross-attention: patches ask words"
+    WIRINGS = "One function, three wirings"
+
 
 frame = lesson("masks_and_cross_attention")
 frame.header()
-step = frame.steps(STEPS)
+step = frame.steps(Step.labels())
 
 
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
@@ -74,7 +84,7 @@ def masks(step: int) -> None:
         f"{labels[i]}: its visible keys held {seen[i]:.4f} of the unmasked weight; divided by {seen[i]:.4f} they "
         f"become [" + ", ".join(f"{w:.4f}" for w in masked.weights[i, : i + 1 if causal else T]) + "]."
         for i in range(T)))
-    if step >= 2:
+    if step >= Step.DECODER:
         st.subheader("② Why a decoder needs it")
         frame.note("decoder")
         future = np.triu(free.weights, k=1).sum(axis=1)
@@ -82,7 +92,7 @@ def masks(step: int) -> None:
                     + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
                     + f". With the mask: **{np.triu(masked.weights, k=1).sum():.2f}** in total."
                     if causal else "Turn the causal mask on to compare.")
-    if step >= 3:
+    if step >= Step.PADDING:
         st.subheader("③ Padding")
         frame.note("padding")
         pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
@@ -148,7 +158,7 @@ def cross(step: int) -> None:
         + (" each)" if " / " in top[i] else ")") if top[i] != "(even)" else
         f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
-    if step >= 5:
+    if step >= Step.WIRINGS:
         st.subheader("⑤ One function, three wirings")
         frame.note("one_function")
         st.dataframe(pd.DataFrame({
@@ -161,7 +171,7 @@ def cross(step: int) -> None:
 
 
 masks(step)
-if step >= 4:
+if step >= Step.CROSS:
     cross(step)
 
 frame.trap()

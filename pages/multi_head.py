@@ -14,6 +14,7 @@ from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
 from ui.lessons import multi_head
 from ui.models import encode
+from ui.steps import Steps
 from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
@@ -28,8 +29,6 @@ IT = LABELS.index("it")
 ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
 MAX_CHARS, MAX_TOKENS = 120, 40
 MATRIX_KEYS = [f"mh_{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]
-STEPS = ["Split d_model into heads", "Each head compares in its own subspace", "W_V: what a token gives",
-         "Concatenate, then W_O mixes", "All 12 heads of a real layer", "What it costs"]
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -42,9 +41,20 @@ def heads_list(cells: list[tuple[int, int]]) -> str:
     return ", ".join(f"L{layer + 1} H{head + 1}" for layer, head in cells) or "none"
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SPLIT = "Split d_model into heads"
+    SUBSPACE = "Each head compares in its own subspace"
+    VALUES = "W_V: what a token gives"
+    CONCAT = "Concatenate, then W_O mixes"
+    REAL_HEADS = "All 12 heads of a real layer"
+    COST = "What it costs"
+
+
 frame = lesson("multi_head")
 frame.header()
-step = frame.steps(STEPS)
+step = frame.steps(Step.labels())
 
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
@@ -68,7 +78,7 @@ def small_heads(step: int) -> None:
     chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n, "Q = X·W_Q, cut into heads"),
           f"Each row is one word's query: {D_MODEL} numbers, {n} block(s) of {d_k}. A head sees only its block.",
           lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
-    if step < 2:
+    if step < Step.SUBSPACE:
         return
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
@@ -97,7 +107,7 @@ def small_heads(step: int) -> None:
                        "head 1's." if n > 1 else "."))
     elif n > 1:
         st.caption("Edit head 1's columns of W_Q above: the page will measure how far each head's weights move.")
-    if step < 3:
+    if step < Step.VALUES:
         return
     st.subheader("③ W_V: what a word gives, apart from what it is matched on")
     frame.note("values")
@@ -122,7 +132,7 @@ def small_heads(step: int) -> None:
     chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
           f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
           lambda: table(valued.concat, LABELS, col_names), key="mh_fig_concat")
-    if step < 4:
+    if step < Step.CONCAT:
         return
     st.subheader("④ Concatenate, then W_O mixes")
     frame.note("mixing")
@@ -185,7 +195,7 @@ def real_layer(step: int) -> None:
                      answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
                      token=literal(word, 30), key=literal(target, 30), value=n_hit):
         measured(r, roles, q, word, target, hits)
-    if step >= 6:
+    if step >= Step.COST:
         cost(len(r.tokens))
 
 
@@ -222,7 +232,7 @@ def cost(T: int) -> None:
           f"instead of one ({one.exps:,}).", None, key="mh_fig_cost")
 
 
-if step >= 5:
+if step >= Step.REAL_HEADS:
     real_layer(step)
 
 frame.trap()

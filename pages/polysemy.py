@@ -11,6 +11,7 @@ from ui.frame import lesson
 from ui.inputs import literal
 from ui.lessons import polysemy
 from ui.real_vectors import render_real_vectors
+from ui.steps import Steps
 
 DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
 WORD = "bank"
@@ -38,9 +39,17 @@ def power(x: float) -> str:
     return "e" + f"{x:g}".translate(str.maketrans("-0123456789.", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹·"))
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    ONE_VECTOR = "One vector for two meanings"
+    STEER = "Let the sentence steer"
+    DIMENSIONS = "Would more dimensions help?"
+
+
 frame = lesson("polysemy")
 frame.header()
-shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
+shown = frame.steps(Step.labels())
 
 vocab = polysemy.vocab()
 coords, (sense_river, sense_finance) = vocab.coords, vocab.senses
@@ -131,7 +140,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
                   help=f"An even share over these tokens would give {np.log(len(tokens)):.3f} nats.")
 
 
-if shown >= 2:
+if shown >= Step.STEER:
     # The section's fixed text stays outside the fragment: every element inside is sent again on each move
     # and redrawn by the browser before the chart is (measured: first chart 230 → 187 ms median).
     st.subheader("2 · Let the sentence steer")
@@ -190,7 +199,7 @@ def dimensions() -> None:
                         f"{now.dist_a:.3f} for the static point.")
 
 
-if shown >= 3:
+if shown >= Step.DIMENSIONS:
     dimensions()
 
 frame.check("more_dims", after=("bigger_d",))

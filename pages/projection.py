@@ -9,6 +9,7 @@ from figures import palette
 from figures.projection import projection_figure
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.steps import Steps
 
 LIMIT = 1000.0                                            # coordinates beyond this make an unreadable plot
 
@@ -44,9 +45,16 @@ def predict_swap(p: core.Projection, back: core.Projection, scale: float) -> boo
                          score=fmt(p.score, scale))
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SHADOW = "The shadow on the runway"
+    SWAP = "Swap the plane and the runway"
+
+
 frame = lesson("projection")
 frame.header()
-shown = frame.steps(["The shadow on the runway", "Swap the plane and the runway"])
+shown = frame.steps(Step.labels())
 
 # One fragment: the vectors set here drive the metrics, the chart and the swap section below, so all of it reruns
 # together, and nothing else does.
@@ -106,7 +114,7 @@ def flight(shown: int) -> None:
         with words:
             frame.note("reading")
 
-        if shown >= 2:
+        if shown >= Step.SWAP:
             st.subheader("Swap the plane and the runway")
             if np.linalg.norm(q) == 0:
                 st.info("Give q some length to compare the two shadows.", icon=":material/info:")

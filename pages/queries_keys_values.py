@@ -10,6 +10,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
 from ui.lessons import queries_keys_values
+from ui.steps import Steps
 from ui.tables import fixed_table
 
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
@@ -21,9 +22,16 @@ SELF_K = np.array([[3.0, 0, 0], [0, 3.0, 0], [0, 0, 3.0]])
 SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    LOOKUP = "Hard lookup against soft lookup"
+    LOOKS_AWAY = "A token that looks away from itself"
+
+
 frame = lesson("queries_keys_values")
 frame.header()
-shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
+shown = frame.steps(Step.labels())
 frame.note("characters")
 
 library = queries_keys_values.video_library()
@@ -135,7 +143,7 @@ def self_attention() -> None:
                            else "its query points along its own key, so it mostly looks at itself."))
 
 
-if shown >= 2:
+if shown >= Step.LOOKS_AWAY:
     self_attention()
 
 frame.check("orthogonal_qk", after=("it_attends",))

@@ -12,11 +12,10 @@ from ui.frame import lesson
 from ui.inputs import literal, message
 from ui.lessons import real_model_lab
 from ui.models import encode, glove_nearest, minilm
+from ui.steps import Steps
 
 PRESETS, EXPERIMENT = real_model_lab.PRESETS, real_model_lab.EXPERIMENT
 MAX_SENTENCES = 6
-STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
-         "One word, layer by layer", "Static against contextual neighbours"]
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -32,9 +31,19 @@ def use_preset() -> None:
     st.session_state["lab_preset"] = None
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SENTENCE = "Your sentence, as the model sees it"
+    HEATMAP = "The attention heatmap"
+    WHO = "Who attends to whom"
+    LAYERS = "One word, layer by layer"
+    NEIGHBOURS = "Static against contextual neighbours"
+
+
 frame = lesson("real_model_lab")
 frame.header()
-shown = frame.steps(STEPS)
+shown = frame.steps(Step.labels())
 
 st.subheader("① Your sentence")
 text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
@@ -95,11 +104,11 @@ def where_tokens_look(r: AttentionRun, shown: int) -> None:
           f"The colour scale tops out at the largest weight, {W.max():.2f}.",
           lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
-    if shown >= 3:
+    if shown >= Step.WHO:
         who_attends(r, W, view)
 
 
-if r is not None and shown >= 2:
+if r is not None and shown >= Step.HEATMAP:
     where_tokens_look(r, shown)
 
 frame.trap(after=("top_key",))
@@ -184,11 +193,11 @@ def layer_by_layer(shown: int) -> None:
               "layer 0 (position added) to each layer's output.",
               lambda: pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS),
               key="lab_fig_layers")
-    if shown >= 5:
+    if shown >= Step.NEIGHBOURS:
         contextual_neighbours(word, ex)
 
 
-if shown >= 4:
+if shown >= Step.LAYERS:
     layer_by_layer(shown)
 
 frame.footer()

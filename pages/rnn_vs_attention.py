@@ -9,11 +9,21 @@ from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import rnn_vs_attention
+from ui.steps import Steps
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    BOUND = "The bound ‖J‖^(T−1)"
+    RACE = "A real RNN against attention"
+    PATH = "Path length and parallel steps"
+    LSTM = "The LSTM: a slower fade, the same fixed-size state"
+
 
 frame = lesson("rnn_vs_attention")
 frame.header()
-shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps",
-                     "The LSTM: a slower fade, the same fixed-size state"])
+shown = frame.steps(Step.labels())
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -94,7 +104,7 @@ def chain_against_attention(shown: int) -> None:
               lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
               key="rn_fig_bound")
 
-    if shown >= 2:
+    if shown >= Step.RACE:
         st.subheader("A real RNN and a real attention head")
         frame.note("chain")
         r = rnn_vs_attention.rnn_race(length, rho, seed)
@@ -109,7 +119,7 @@ def chain_against_attention(shown: int) -> None:
                                     "RNN bound": r.ceiling}), key="rn_fig_infl")
         st.markdown(why_it_fades(r, rho, steps))
 
-    if shown >= 3:
+    if shown >= Step.PATH:
         st.subheader("Path length and parallel steps")
         seq = core.sequential_steps(length)
         cols = st.columns(4)
@@ -123,7 +133,7 @@ def chain_against_attention(shown: int) -> None:
               None, key="rn_fig_path")
         frame.note("comparison")
 
-    if shown >= 4:
+    if shown >= Step.LSTM:
         lstm_section(length, rho, seed, rnn_vs_attention.rnn_race(length, rho, seed))
 
 

@@ -8,13 +8,23 @@ from figures.scaled_formula import formula_latex, output_figure, stage_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
+from ui.steps import Steps
 
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
-STEPS = ["Q Kᵀ compares the query with every key", "Kᵀ lines the keys up as columns",
-         "÷ √dₖ keeps the scores in range", "softmax turns scores into shares", "· V blends the values"]
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SCORES = "Q Kᵀ compares the query with every key"
+    TRANSPOSE = "Kᵀ lines the keys up as columns"
+    SCALE = "÷ √dₖ keeps the scores in range"
+    SOFTMAX = "softmax turns scores into shares"
+    BLEND = "· V blends the values"
+
 
 frame = lesson("scaled_formula")
 frame.header()
@@ -23,7 +33,8 @@ st.subheader("Your query, keys and values")
 inputs = st.container()                 # the fragment below draws Q, K, V and the toggle here, above the steps
 inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
 st.subheader("The formula, read left to right")
-shown = frame.steps(STEPS)
+shown = frame.steps(Step.labels())
+
 
 def anatomy(trace: core.AttentionTrace, term: str, scale: bool) -> str:
     """What one term of the formula does, its shape with the current inputs, and the stage that computes it."""
@@ -105,12 +116,12 @@ def formula(shown: int) -> None:
 
         stage("①", "scores", trace.scores, k_labels,
               "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
-        if shown >= 2:
+        if shown >= Step.TRANSPOSE:
             frame.note("transpose")
-        if shown >= 3:
+        if shown >= Step.SCALE:
             stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
                   if scale else "Scaling is off: these equal the raw scores.")
-        if shown >= 4:
+        if shown >= Step.SOFTMAX:
             # The exercise asks for the first key's weight: asking for the top key's would name the answer
             # to the prediction below it.
             frame.exercise("top_weight", answer=float(trace.weights[0][0]), key=k_labels[0],

@@ -11,6 +11,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import sqrt_dk
 from ui.lessons.sqrt_dk import DRAWS, N_KEYS
+from ui.steps import Steps
 
 BELL = 0.5          # excess kurtosis below which the histogram reads as a bell curve (its own is 0)
 
@@ -28,9 +29,17 @@ def scaled_caption(d_k: int, var_scaled: float, measured: float) -> str:
                    "dₖ grows.")
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SPREAD = "q·k spreads as √dₖ"
+    SOFTMAX = "What the spread does to softmax"
+    SATURATION = "Saturation: the gradient dies"
+
+
 frame = lesson("sqrt_dk")
 frame.header()
-step = frame.steps(["q·k spreads as √dₖ", "What the spread does to softmax", "Saturation: the gradient dies"])
+step = frame.steps(Step.labels())
 
 # One fragment: every control below drives every chart below, so moving one reruns this part of the page
 # only (not the entry script, the header or the footer).
@@ -64,7 +73,7 @@ def experiment(step: int) -> None:
                   lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
                   key="sd_fig_scaled")
 
-    if step >= 2:
+    if step >= Step.SOFTMAX:
         st.subheader("What the spread does to softmax")
         frame.note("softmax")
         w_raw, w_scaled = L.w_raw, L.w_scaled
@@ -94,7 +103,7 @@ def experiment(step: int) -> None:
             chart(built(sweep_figure, sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
                   "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
 
-    if step >= 3:
+    if step >= Step.SATURATION:
         st.subheader("Saturation")
         frame.note("saturation")
         x = L.x
