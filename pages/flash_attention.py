@@ -34,6 +34,81 @@ def mb(n_bytes: float) -> str:
     return f"{n_bytes / 1e6:,.1f} MB"
 
 
+def block_shown(n_blocks: int, length: int, block: int) -> int:
+    """The block the learner steps to (1 when one block holds every key)."""
+    if n_blocks == 1:
+        st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
+                   "to see the blocks.")
+        return 1
+    if st.session_state.get("fa_step", 1) > n_blocks:         # a smaller T or a larger B left it past the end
+        st.session_state["fa_step"] = n_blocks
+    return st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
+                     help="Step through the blocks of keys, as the algorithm does.")
+
+
+def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> None:
+    """Query q's running max, rescale factor and running sum after this block, and what the block did."""
+    name = f"q{q + 1}"
+    rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
+    cols = st.columns(4)
+    cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
+    cols[1].metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
+                   f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
+    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
+                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
+    cols[3].metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
+    if step_no == 1:
+        st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
+                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
+    elif rescaled:
+        st.markdown(f"**Block {step_no} raised {name}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
+                    f"so the sum and output kept so far are first multiplied by e^({step.m_old[q]:.4g} − "
+                    f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
+                    f"ℓ = {step.l[q]:.4g}.")
+    else:
+        st.markdown(f"**Block {step_no} did not raise {name}'s max** (its largest score is "
+                    f"{step.block_max[q]:.4g}, below m = {step.m_new[q]:.4g}), so the factor is e⁰ = 1: its "
+                    f"terms are simply added, ℓ = {step.l[q]:.4g}.")
+
+
+def block_charts(run: flash_attention.Run, step_no: int, length: int, causal: bool) -> None:
+    """The scores seen so far, the last query's running max and sum, and every query's numbers on demand."""
+    trace, step, q = run.trace, run.trace.steps[step_no - 1], length - 1
+    q_labels, k_labels = [f"q{i + 1}" for i in range(length)], [f"k{j + 1}" for j in range(length)]
+    left, right = st.columns(2)
+    with left:
+        chart(built(tile_grid_figure, core.scores_seen(trace, step_no), step.start, step.stop, q_labels, k_labels),
+              f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
+              "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
+    with right:
+        chart(built(running_figure, run.m[:, q], run.l[:, q], step_no, f"q{length}"),
+              f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
+              lambda: pd.DataFrame({"block": np.arange(1, trace.n_blocks + 1), "m": run.m[:, q], "ℓ": run.l[:, q],
+                                    "rescale": run.rescale[:, q]}), key="fa_fig_running")
+    # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
+    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
+        if box.open:
+            st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
+                                       "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
+                                      ).set_index("query"), width="stretch")
+
+
+def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
+    """Step 2: after the prediction, how far the tiled output is from the plain one."""
+    st.subheader("The same answer as the plain formula?")
+    if frame.predict("same"):
+        delta = run.delta
+        cols = st.columns(3)
+        cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
+        cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
+        cols[2].metric("largest output entry", f"{run.largest:.3g}")
+        st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
+                    f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
+                    f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
+                    f"is at most {run.delta_all:.2g}" + (" with the causal mask on both sides." if causal
+                                                           else "."))
+
+
 # One fragment per section: the tile controls rerun the first two, the traffic controls the last two.
 @st.fragment
 def tiles(shown: int) -> None:
@@ -49,70 +124,13 @@ def tiles(shown: int) -> None:
                       help="Each query sees only its own key and the keys before it, as in a text generator.")
     seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
     run = flash_attention.flash_run(length, block, spread, causal, seed)
-    trace, n_blocks = run.trace, run.trace.n_blocks
-    if n_blocks > 1:
-        if st.session_state.get("fa_step", 1) > n_blocks:     # a smaller T or a larger B left it past the end
-            st.session_state["fa_step"] = n_blocks
-        step_no = st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
-                            help="Step through the blocks of keys, as the algorithm does.")
-    else:
-        step_no = 1
-        st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
-                   "to see the blocks.")
-    step = trace.steps[step_no - 1]
-    q = length - 1                                            # follow the last query: it sees every key
+    n_blocks = run.trace.n_blocks
+    step_no = block_shown(n_blocks, length, block)
     frame.note("tiles")
-    rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
-    cols = st.columns(4)
-    cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
-    cols[1].metric(f"q{length}: running max m", f"{step.m_new[q]:.4g}",
-                   f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
-    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
-                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
-    cols[3].metric(f"q{length}: running sum ℓ", f"{step.l[q]:.4g}")
-    if step_no == 1:
-        st.markdown(f"**Block 1.** For q{length} the running max starts at this block's largest score, "
-                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
-    elif rescaled:
-        st.markdown(f"**Block {step_no} raised q{length}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
-                    f"so the sum and output kept so far are first multiplied by e^({step.m_old[q]:.4g} − "
-                    f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
-                    f"ℓ = {step.l[q]:.4g}.")
-    else:
-        st.markdown(f"**Block {step_no} did not raise q{length}'s max** (its largest score is "
-                    f"{step.block_max[q]:.4g}, below m = {step.m_new[q]:.4g}), so the factor is e⁰ = 1: its "
-                    f"terms are simply added, ℓ = {step.l[q]:.4g}.")
-    q_labels, k_labels = [f"q{i + 1}" for i in range(length)], [f"k{j + 1}" for j in range(length)]
-    left, right = st.columns(2)
-    with left:
-        chart(built(tile_grid_figure, core.scores_seen(trace, step_no), step.start, step.stop, q_labels, k_labels),
-              f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
-              "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
-    with right:
-        chart(built(running_figure, run.m[:, q], run.l[:, q], step_no, f"q{length}"),
-              f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
-              lambda: pd.DataFrame({"block": np.arange(1, n_blocks + 1), "m": run.m[:, q], "ℓ": run.l[:, q],
-                                    "rescale": run.rescale[:, q]}), key="fa_fig_running")
-    # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
-    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
-        if box.open:
-            st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
-                                       "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
-                                      ).set_index("query"), width="stretch")
-
+    block_numbers(run.trace.steps[step_no - 1], step_no, n_blocks, length - 1)   # the last query sees every key
+    block_charts(run, step_no, length, causal)
     if shown >= Step.SAME_ANSWER:
-        st.subheader("The same answer as the plain formula?")
-        if frame.predict("same"):
-            delta = run.delta
-            cols = st.columns(3)
-            cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
-            cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
-            cols[2].metric("largest output entry", f"{run.largest:.3g}")
-            st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
-                        f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
-                        f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
-                        f"is at most {run.delta_all:.2g}" + (" with the causal mask on both sides." if causal
-                                                               else "."))
+        same_answer(run, length, causal)
 
 
 @st.fragment

@@ -41,6 +41,37 @@ frame.header()
 step = frame.steps(Step.labels())
 
 
+def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: bool) -> None:
+    """Section ②: how much weight each token put on later tokens, without the mask and with it ([T, T] each)."""
+    st.subheader("② Why a decoder needs it")
+    frame.note("decoder")
+    T = len(labels)
+    future = np.triu(free, k=1).sum(axis=1)
+    st.markdown("Without the mask, the share of each token's weight on tokens *after* it: "
+                + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
+                + f". With the mask: **{np.triu(masked, k=1).sum():.2f}** in total."
+                if causal else "Turn the causal mask on to compare.")
+
+
+def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) -> None:
+    """Section ③: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of ``mask``."""
+    st.subheader("③ Padding")
+    frame.note("padding")
+    T = len(labels)
+    pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
+                    help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
+    real = np.arange(T) < T - pad
+    pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
+    full = core.padding_mask(real) & mask
+    eye = np.eye(T)
+    padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
+    chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
+                "Padding mask" + (" and causal mask" if causal else "")),
+          f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
+          "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
+          key="mk_fig_pad")
+
+
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
 @st.fragment
 def masks(step: int) -> None:
@@ -85,27 +116,9 @@ def masks(step: int) -> None:
         f"become [" + ", ".join(f"{w:.4f}" for w in masked.weights[i, : i + 1 if causal else T]) + "]."
         for i in range(T)))
     if step >= Step.DECODER:
-        st.subheader("② Why a decoder needs it")
-        frame.note("decoder")
-        future = np.triu(free.weights, k=1).sum(axis=1)
-        st.markdown("Without the mask, the share of each token's weight on tokens *after* it: "
-                    + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
-                    + f". With the mask: **{np.triu(masked.weights, k=1).sum():.2f}** in total."
-                    if causal else "Turn the causal mask on to compare.")
+        decoder(free.weights, masked.weights, labels, causal)
     if step >= Step.PADDING:
-        st.subheader("③ Padding")
-        frame.note("padding")
-        pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
-                        help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
-        real = np.arange(T) < T - pad
-        pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
-        full = core.padding_mask(real) & mask
-        padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
-        chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
-                    "Padding mask" + (" and causal mask" if causal else "")),
-              f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
-              "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
-              key="mk_fig_pad")
+        padding(S, mask, labels, causal)
 
 
 # One fragment: the prompt and the picture drive the cross-attention charts.

@@ -53,7 +53,7 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
                          length=length, compound=right, one=one, added=f"{added:.3g}")
 
 
-def why_it_fades(r: dict, rho: float, steps: int) -> str:
+def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
     """The real chain against its bound, in numbers: tanh's slopes and the norm of a product."""
     f: core.ChainFactors = r.factors
     if steps < 1:
@@ -70,6 +70,62 @@ def why_it_fades(r: dict, rho: float, steps: int) -> str:
             f"token 1 reaches the last state at {r.rnn[0]:.3g}: its gradient {trend}.")
 
 
+def the_bound(rho: float, steps: int, length: int) -> None:
+    """Step 1, after the prediction: ‖J‖^(T−1), what it means, and the bound against distance."""
+    bound = float(core.gradient_bound(rho, steps))
+    cols = st.columns(3)
+    cols[0].metric("steps from token 1 to token T", steps)
+    cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
+    cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
+    st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
+                f"its way through the chain to token {length}.")
+    if bound == 0.0:
+        st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
+                icon=":material/info:")
+    if rho > 1:
+        st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
+                   "that anything fades, and a chain that kept stretching by that much would explode, which is "
+                   "just as bad for training. Whether a real tanh RNN does is measured below.",
+                   icon=":material/warning:")
+    distance = np.arange(1, max(steps, 1) + 1)
+    chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
+          f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
+          lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
+          key="rn_fig_bound")
+
+
+def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
+    """Step 2: a real RNN's and a real attention head's gradients from every token to the last position."""
+    st.subheader("A real RNN and a real attention head")
+    frame.note("chain")
+    cols = st.columns(3)
+    cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
+    cols[1].metric("token 1 → last attention output", f"{r.attention[0]:.3g}")
+    cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
+    chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
+          "Gradient norm from each input token to the last position, against distance (log scale). "
+          "The RNN's values stay under its bound; attention's do not fall with distance.",
+          lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
+                                "RNN bound": r.ceiling}), key="rn_fig_infl")
+    st.markdown(why_it_fades(r, rho, steps))
+
+
+def path_length(length: int, steps: int) -> None:
+    """Step 3: path length and sequential steps, at this T and for N = 2 … 500."""
+    st.subheader("Path length and parallel steps")
+    seq = core.sequential_steps(length)
+    cols = st.columns(4)
+    cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+    cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
+    cols[2].metric("RNN sequential steps", seq["rnn"])
+    cols[3].metric("attention sequential steps", seq["attention"])
+    paths = rnn_vs_attention.path_curves()
+    chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
+          "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+          None, key="rn_fig_path")
+    frame.note("comparison")
+
+
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
 # this part of the page only (not the entry script, the header or the footer).
 @st.fragment
@@ -81,58 +137,12 @@ def chain_against_attention(shown: int) -> None:
                    bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
     seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
     steps = core.path_lengths(length)["rnn"]
-
     if predict_decay(rho, steps, length):
-        bound = float(core.gradient_bound(rho, steps))
-        cols = st.columns(3)
-        cols[0].metric("steps from token 1 to token T", steps)
-        cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
-        cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
-                    f"its way through the chain to token {length}.")
-        if bound == 0.0:
-            st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
-                    icon=":material/info:")
-        if rho > 1:
-            st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
-                       "that anything fades, and a chain that kept stretching by that much would explode, which is "
-                       "just as bad for training. Whether a real tanh RNN does is measured below.",
-                       icon=":material/warning:")
-        distance = np.arange(1, max(steps, 1) + 1)
-        chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
-              f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
-              lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
-              key="rn_fig_bound")
-
+        the_bound(rho, steps, length)
     if shown >= Step.RACE:
-        st.subheader("A real RNN and a real attention head")
-        frame.note("chain")
-        r = rnn_vs_attention.rnn_race(length, rho, seed)
-        cols = st.columns(3)
-        cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
-        cols[1].metric("token 1 → last attention output", f"{r.attention[0]:.3g}")
-        cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
-        chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
-              "Gradient norm from each input token to the last position, against distance (log scale). "
-              "The RNN's values stay under its bound; attention's do not fall with distance.",
-              lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
-                                    "RNN bound": r.ceiling}), key="rn_fig_infl")
-        st.markdown(why_it_fades(r, rho, steps))
-
+        the_race(rnn_vs_attention.rnn_race(length, rho, seed), rho, steps)
     if shown >= Step.PATH:
-        st.subheader("Path length and parallel steps")
-        seq = core.sequential_steps(length)
-        cols = st.columns(4)
-        cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
-        cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-        cols[2].metric("RNN sequential steps", seq["rnn"])
-        cols[3].metric("attention sequential steps", seq["attention"])
-        paths = rnn_vs_attention.path_curves()
-        chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
-              "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
-              None, key="rn_fig_path")
-        frame.note("comparison")
-
+        path_length(length, steps)
     if shown >= Step.LSTM:
         lstm_section(length, rho, seed, rnn_vs_attention.rnn_race(length, rho, seed))
 

@@ -1,5 +1,7 @@
 """The attention equation, step by step: QKᵀ → ÷√dₖ → softmax → ·V on numbers the learner can edit."""
 
+import functools
+
 import numpy as np
 import streamlit as st
 
@@ -72,6 +74,31 @@ def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
                          weight=f"{trace.weights[0].max():.6f}")
 
 
+def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
+    """One stage of the formula: its numbers as a table beside its heatmap, one row per query."""
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown(f"**{number} {name.capitalize()}**")
+        st.caption(how)
+        st.dataframe(table(matrix, q_labels, cols), width="stretch")
+    with right:
+        chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
+              "one column per key." if name != "output" else "Output: one row per query.", None,
+              key=f"fig_{name}")
+
+
+def exact_result(trace: core.AttentionTrace) -> None:
+    """The first query's weights and output to six places, and what rounding the weights first would give."""
+    w, out = trace.weights[0], trace.output[0]
+    st.subheader("The exact result for q1")
+    st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
+                + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
+    rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
+    st.caption("Rounding each weight to four places before blending would give ["
+               + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
+    frame.note("rounding")
+
+
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
 @st.fragment
@@ -103,16 +130,7 @@ def formula(shown: int) -> None:
         if picked:
             st.info(anatomy(trace, picked, scale), icon=":material/touch_app:")
 
-        def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
-            left, right = st.columns([2, 3])
-            with left:
-                st.markdown(f"**{number} {name.capitalize()}**")
-                st.caption(how)
-                st.dataframe(table(matrix, q_labels, cols), width="stretch")
-            with right:
-                chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
-                      "one column per key." if name != "output" else "Output: one row per query.", None,
-                      key=f"fig_{name}")
+        stage = functools.partial(show_stage, q_labels)
 
         stage("①", "scores", trace.scores, k_labels,
               "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
@@ -142,14 +160,7 @@ def formula(shown: int) -> None:
                 chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                       "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
                       lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="fig_output")
-            w, out = trace.weights[0], trace.output[0]
-            st.subheader("The exact result for q1")
-            st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
-                        + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
-            rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
-            st.caption("Rounding each weight to four places before blending would give ["
-                       + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
-            frame.note("rounding")
+            exact_result(trace)
 
 
 formula(shown)
