@@ -44,7 +44,6 @@ from .lab import (
     layer_vectors,
     lookup_vector,
     normalise_word,
-    pairwise_by_layer,
     rank_by_cosine,
     sense_means,
     static_map,
@@ -86,8 +85,8 @@ from .multi_head import (
     head_roles,
     multi_head_attention,
 )
-from .parsing import format_matrix, parse_matrix, parse_vector
-from .polysemy import ContextTrace, SenseExperiment, contextualize, distance_gap, sense_experiment
+from .parsing import format_matrix, parse_matrix
+from .polysemy import ContextTrace, SenseExperiment, contextualize, sense_experiment
 from .projection import angle_between, from_polar, tidy_zero
 from .queries_keys_values import SoftLookup, hard_lookup, self_alignment, soft_lookup
 from .rnn import (
