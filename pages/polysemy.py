@@ -142,7 +142,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
 
 if shown >= Step.STEER:
     # The section's fixed text stays outside the fragment: every element inside is sent again on each move
-    # and redrawn by the browser before the chart is (measured: first chart 230 → 187 ms median).
+    # and redrawn by the browser before the chart is (docs/PERFORMANCE.md, "Timings moved out of the code").
     st.subheader("2 · Let the sentence steer")
     frame.note("context")
     w = core.softmax(SOFTMAX_EXAMPLE)
