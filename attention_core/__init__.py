@@ -52,7 +52,6 @@ from .lab import (
     words_of,
 )
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
-from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .lstm import (
     LSTMTrace,
     RecallCurve,
@@ -99,6 +98,7 @@ from .rnn import (
     random_rnn,
     rnn_forward,
 )
+from .rnn_vs_attention import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .softmax import (
     entropy,
     masked_softmax,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from figures.glove import glove_pca_figure
+from figures.polysemy import glove_pca_figure
 from ui.charts import built, chart
 from ui.content import fill
 from ui.lessons import polysemy
