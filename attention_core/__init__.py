@@ -15,8 +15,8 @@ from .attention import (
     scaled_dot_product_attention,
 )
 from .bert import load_model
-from .context import ContextTrace, SenseExperiment, contextualize, distance_gap, sense_experiment
-from .flash import (
+from .convex_blending import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
+from .flash_attention import (
     A100_SXM_40GB,
     GPU,
     FlashStep,
@@ -33,7 +33,6 @@ from .flash import (
 )
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
-from .hull import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
 from .lab import (
     LAYER_LABELS,
     Word,
@@ -45,7 +44,6 @@ from .lab import (
     layer_vectors,
     lookup_vector,
     normalise_word,
-    pairwise_by_layer,
     rank_by_cosine,
     sense_means,
     static_map,
@@ -54,8 +52,6 @@ from .lab import (
     words_of,
 )
 from .learned import random_projections, rank_sweep, singular_values, strongest_target, token_table
-from .long_range import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
-from .lookup import SoftLookup, hard_lookup, self_alignment, soft_lookup
 from .lstm import (
     LSTMTrace,
     RecallCurve,
@@ -88,8 +84,10 @@ from .multi_head import (
     head_roles,
     multi_head_attention,
 )
-from .parsing import format_matrix, parse_matrix, parse_vector
-from .plane import angle_between, from_polar, tidy_zero
+from .parsing import format_matrix, parse_matrix
+from .polysemy import ContextTrace, SenseExperiment, contextualize, sense_experiment
+from .projection import angle_between, from_polar, tidy_zero
+from .queries_keys_values import SoftLookup, hard_lookup, self_alignment, soft_lookup
 from .rnn import (
     ChainFactors,
     TinyRNN,
@@ -100,18 +98,7 @@ from .rnn import (
     random_rnn,
     rnn_forward,
 )
-from .sampling import dot_product_prefix_sums, dot_product_samples, random_score_rows
-from .scaling import (
-    Histogram,
-    SoftmaxSweep,
-    dot_product_excess_kurtosis,
-    excess_kurtosis,
-    histogram_density,
-    max_eigenvalue_of_softmax_jacobian,
-    normal_pdf,
-    row_summary,
-    softmax_sweep,
-)
+from .rnn_vs_attention import AttentionHead, attention_input_influence, last_output, random_head, sequential_steps
 from .softmax import (
     entropy,
     masked_softmax,
@@ -120,5 +107,19 @@ from .softmax import (
     softmax,
     softmax_gradient_norm,
     softmax_jacobian,
+)
+from .sqrt_dk import (
+    Histogram,
+    SoftmaxSweep,
+    dot_product_excess_kurtosis,
+    dot_product_prefix_sums,
+    dot_product_samples,
+    excess_kurtosis,
+    histogram_density,
+    max_eigenvalue_of_softmax_jacobian,
+    normal_pdf,
+    random_score_rows,
+    row_summary,
+    softmax_sweep,
 )
 from .words import clean_label, parse_labels

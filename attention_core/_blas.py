@@ -1,8 +1,8 @@
 """Run NumPy's matrix products on one BLAS thread while a small model runs.
 
 Why: MiniLM's products are small (T ≤ 128 rows). On this project's 2-core machines, OpenBLAS's
-second thread costs more than it gives: a [12, 384] @ [384, 1536] float32 product measured 0.6 ms on
-one thread and 2.5–50 ms on two (the more the machine is loaded, the worse). NumPy has no switch for
+second thread costs more than it gives, and the more the machine is loaded, the worse (docs/PERFORMANCE.md,
+"Timings moved out of the code"). NumPy has no switch for
 this, so, like threadpoolctl, we call OpenBLAS's own setter through ctypes. Process-wide, so the
 setting is reference-counted under a lock and restored when the last user leaves. If no OpenBLAS is
 found (another BLAS, another OS), this does nothing and results are the same, only timing differs.

@@ -14,7 +14,6 @@ assets/model/ and upcast once to float32 at load; the whole pass stays in float3
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -285,12 +284,12 @@ def with_fused_qkv(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         bs = [params[f"layer{layer}.{n}.b"] for n in "qkv"]
         fused[f"layer{layer}.qkv.w"] = np.ascontiguousarray(np.concatenate(ws, axis=1))
         fused[f"layer{layer}.qkv.b"] = np.concatenate(bs)
-        for n in "qkv":                                    # the fused copy replaces them: 10 MB less
+        for n in "qkv":                                    # the fused copy replaces them, not a second copy
             del fused[f"layer{layer}.{n}.w"], fused[f"layer{layer}.{n}.b"]
     return fused
 
 
-@lru_cache(maxsize=1)
 def load_model() -> MiniLM:
-    """all-MiniLM-L6-v2 from the committed assets (cached: one copy per process)."""
+    """all-MiniLM-L6-v2 from the committed assets. Each call loads a new copy: the app caches it once
+    (ui/models.py)."""
     return MiniLM(load_params(WEIGHTS_FILE), load_vocab(VOCAB_FILE))

@@ -6,7 +6,6 @@ gets a different vector by the river than at the till.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -73,8 +72,8 @@ def pca_2d(X: np.ndarray) -> np.ndarray:
     return coords * np.where(flip == 0, 1.0, flip)
 
 
-@lru_cache(maxsize=1)
 def load_glove() -> Glove:
-    """GloVe 6B 50-d from the committed npz (cached: one copy per process)."""
+    """GloVe 6B 50-d from the committed npz. Each call loads a new copy: the app caches it once
+    (ui/models.py)."""
     with np.load(GLOVE_FILE) as npz:
         return Glove(npz["words"].tolist(), npz["vectors"].astype(np.float32))

@@ -109,12 +109,6 @@ def cosine_by_layer(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return cosine(A, B)
 
 
-def pairwise_by_layer(stacks: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
-    """cosine_by_layer for every pair (i, j), i < j, of n stacks [L, d] → {(i, j): [L]}."""
-    return {(i, j): cosine_by_layer(stacks[i], stacks[j])
-            for i in range(len(stacks)) for j in range(i + 1, len(stacks))}
-
-
 # --- attention views ------------------------------------------------------------------------------
 
 def attention_map(attentions: np.ndarray, layer: int, head: int | None) -> np.ndarray:

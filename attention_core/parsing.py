@@ -20,14 +20,6 @@ _SEP = re.compile(r"[,\s]+")
 _short = excerpt
 
 
-def parse_vector(text: str, name: str, length: int | None = None) -> np.ndarray:
-    """'1, 0, 1, 0' (commas or spaces) → [d]. Refuses text, NaN, inf, an empty entry or a wrong length."""
-    M = parse_matrix(text, name, cols=length)
-    if M.shape[0] != 1:
-        raise ValueError(f"{name} must be a single row of numbers, got {M.shape[0]} rows.")
-    return M[0]
-
-
 def parse_matrix(text: str, name: str, cols: int | None = None, rows: int | None = None) -> np.ndarray:
     """One row per line (or separated by ';'), entries by commas or spaces → [rows, cols].
 

@@ -1,8 +1,8 @@
 """Shared layout: small, template-free figures that Streamlit's theme styles for light and dark.
 
 Build a figure once: ``figure([trace dicts], title, ...)``. Plotly's object API (go.Scatter(...),
-add_trace, update_layout, update_yaxes, add_vline) walks and validates its property tree on every call,
-1–15 ms each; one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one pass.
+add_trace, update_layout, update_yaxes, add_vline) walks and validates its property tree on every call;
+one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one pass.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def presented(fig: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
 
 def arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> dict:
     """A segment with an arrowhead at ``end`` that turns with the segment: one scatter trace. (A layout
-    annotation arrow draws the same but costs Plotly a path-length measurement per draw, ~10 ms.)"""
+    annotation arrow draws the same but costs Plotly a path-length measurement on every draw.)"""
     return {
         "type": "scatter", "x": [float(start[0]), float(end[0])], "y": [float(start[1]), float(end[1])],
         "mode": "lines+markers", "name": name, "line": {"color": colour, "width": width, "dash": dash},

@@ -12,7 +12,6 @@ SCALED = "#CC79A7"     # reddish purple: ÷ √d_k
 WEIGHTS = "#56B4E9"    # sky blue: softmax
 OUTPUT = VALUE         # the output is made of values, so it wears their colour
 NEUTRAL = "#7F7F7F"    # grey: references, static vectors, guides
-ACCENT = "#F0E442"     # yellow: highlights on dark backgrounds only
 
 # For coloured text (the LaTeX formula): sky blue and orange are too light on white (2.3:1 each), so text
 # takes a deeper shade: "softmax" 4.8:1 on white (the dark theme's CSS in ui/present.py puts it back to sky
@@ -20,7 +19,6 @@ ACCENT = "#F0E442"     # yellow: highlights on dark backgrounds only
 TEXT_SHADES = {WEIGHTS: "#1F78B4", KEY: "#B07A00"}
 
 STAGE_COLOURS = {"scores": SCORES, "scaled": SCALED, "weights": WEIGHTS, "output": OUTPUT}
-ROLE_COLOURS = {"query": QUERY, "key": KEY, "value": VALUE}
 
 # Sequential scale for heatmaps of weights: light to sky blue to deep blue, legible in both themes.
 WEIGHT_SCALE = [[0.0, "#f7fbff"], [0.5, WEIGHTS], [1.0, "#08306b"]]

@@ -1,4 +1,5 @@
-"""Figures for the polysemy lesson: the sense map, the map with a context and its weights, the dimension experiment."""
+"""Figures for the polysemy lesson: the sense map, the map with a context and its weights, the dimension experiment,
+and real GloVe words on a 2-D PCA map."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import arrow, figure, vline
+from ._layout import arrow, figure, label_places, vline
+from .text import plotly_literal as escape
 
 # Sky blue for the river words (water), orange for the finance words (gold); the static vector is a
 # grey reference and the contextual one wears the output colour, as attention's output does everywhere.
@@ -114,3 +116,33 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [str(d) for d in ticks]},
                   yaxis={"rangemode": "tozero"},
                   override={"legend": {"orientation": "h", "y": -0.3, "x": 0}, "margin": {"b": 140}})
+
+
+# Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
+GLOVE_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]
+
+
+def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
+                     title: str = "Real GloVe vectors on a 2-D map", ambiguous: str = "ambiguous") -> go.Figure:
+    """One labelled point per word at coords [n, 2], one trace (colour) per group, in first-seen order.
+
+    Labels are HTML-escaped: plotly renders a subset of HTML in text.
+    """
+    coords = np.asarray(coords, dtype=float)
+    if coords.shape != (len(words), 2) or len(groups) != len(words):
+        raise ValueError(f"Need one (x, y) and one group per word, got {coords.shape} for {len(words)} words.")
+    colours = iter(GLOVE_COLOURS * 4)
+    places = label_places(coords[:, 0], coords[:, 1], list(words))
+    traces = []
+    for group in dict.fromkeys(groups):
+        idx = [i for i, g in enumerate(groups) if g == group]
+        colour = palette.NEUTRAL if group == ambiguous else next(colours)
+        traces.append({
+            "type": "scatter", "x": coords[idx, 0], "y": coords[idx, 1], "mode": "markers+text", "name": escape(group),
+            "text": [escape(words[i]) for i in idx], "textposition": [places[i] for i in idx],
+            "marker": {"color": colour, "size": 14 if group == ambiguous else 10,
+                       "symbol": "star" if group == ambiguous else "circle"},
+            "hovertemplate": "%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
+        })
+    return figure(traces, title, "principal axis 1", "principal axis 2", height=420,
+                  override={"margin": {"b": 128}})                 # two legend rows

@@ -5,10 +5,11 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.blending import hull_figure, simplex_figure, weight_bars
+from figures.convex_blending import hull_figure, simplex_figure, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input
+from ui.steps import Steps
 
 SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])     # river, bank, muddy
 SEED_LABELS = "river, bank, muddy"
@@ -19,9 +20,16 @@ MAX_TOKENS = 6
 MODES = ["Sliders (the last weight is the remainder)", "Logits through softmax"]
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    WEIGHTS = "Set the weights on the simplex"
+    PREDICT = "Predict where the blend z lands"
+
+
 frame = lesson("convex_blending")
 frame.header()
-shown = frame.steps(["Set the weights on the simplex", "Predict where the blend z lands"])
+shown = frame.steps(Step.labels())
 frame.note("palette")
 
 with st.expander("Edit the tokens (up to 6, each a point x, y)"):
@@ -57,42 +65,40 @@ def predict_where(b: core.Blend, labels: list[str]) -> bool:
                          distances=by_distance, biggest_weight=size)
 
 
-# One fragment: the toggle, the mode and the weight sliders drive both charts and the blend's numbers below them;
-# the token editor above stays outside (it changes which sliders exist, so it reruns the page).
-@st.fragment
-def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
-    """Weights → blend → the simplex and the hull, side by side."""
-    n = X.shape[0]
-    off = st.toggle("Let the weights leave the simplex", value=False, key="cb_off", bind="query-params",
-                    help="Allow negative weights and weights that do not add up to 1.")
-    if off:
+def set_weights(labels: list[str]) -> np.ndarray:
+    """The weight controls: free weights off the simplex, or sliders with a remainder, or logits through
+    softmax. Returns the weights, [n]."""
+    n = len(labels)
+    if st.toggle("Let the weights leave the simplex", value=False, key="cb_off", bind="query-params",
+                 help="Allow negative weights and weights that do not add up to 1."):
         frame.note("off")
         cols = st.columns(n)
-        weights = np.array([cols[j].slider(f"w {literal(labels[j])}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
-                                           key=f"cb_w{j + 1}", bind="query-params") for j in range(n)])
-    else:
-        mode = st.radio("Set the weights with", MODES, horizontal=True, key="cb_mode", bind="query-params")
-        frame.note("modes")
-        if mode == MODES[0]:
-            cols = st.columns(max(n - 1, 1))
-            free = [cols[j].slider(f"α {literal(labels[j])}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
-                                   bind="query-params") for j in range(n - 1)]
-            weights, rescaled = core.simplex_from_free(free) if n > 1 else (np.ones(1), False)
-            if rescaled:
-                st.warning("Those sliders add up to more than 1, so they were scaled down to add up to exactly 1 "
-                           f"and α {literal(labels[-1])} is 0.", icon=":material/warning:")
-            else:
-                st.caption(f"α {literal(labels[-1])} = 1 − the others = {weights[-1]:.2f}")
+        return np.array([cols[j].slider(f"w {literal(labels[j])}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
+                                        key=f"cb_w{j + 1}", bind="query-params") for j in range(n)])
+    mode = st.radio("Set the weights with", MODES, horizontal=True, key="cb_mode", bind="query-params")
+    frame.note("modes")
+    if mode == MODES[0]:
+        cols = st.columns(max(n - 1, 1))
+        free = [cols[j].slider(f"α {literal(labels[j])}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
+                               bind="query-params") for j in range(n - 1)]
+        weights, rescaled = core.simplex_from_free(free) if n > 1 else (np.ones(1), False)
+        if rescaled:
+            st.warning("Those sliders add up to more than 1, so they were scaled down to add up to exactly 1 "
+                       f"and α {literal(labels[-1])} is 0.", icon=":material/warning:")
         else:
-            cols = st.columns(n)
-            logits = [cols[j].slider(f"logit {literal(labels[j])}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
-                                     bind="query-params") for j in range(n)]
-            weights = core.softmax(logits)
-            st.caption("softmax(logits) = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+            st.caption(f"α {literal(labels[-1])} = 1 − the others = {weights[-1]:.2f}")
+        return weights
+    cols = st.columns(n)
+    logits = [cols[j].slider(f"logit {literal(labels[j])}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
+                             bind="query-params") for j in range(n)]
+    weights = core.softmax(logits)
+    st.caption("softmax(logits) = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
+    return weights
 
-    b = core.blend(weights, X)
-    hull = core.convex_hull_2d(X)
-    revealed = shown >= 2 and predict_where(b, labels)   # presenter mode asks at step 2
+
+def blend_charts(X: np.ndarray, labels: list[str], b: core.Blend, revealed: bool) -> None:
+    """The weights (on the simplex, or as bars) beside the tokens' hull, with z once it is revealed."""
+    n = X.shape[0]
 
     # The charts' tables, made only when their expanders are open.
     def weights_table() -> pd.DataFrame:
@@ -115,26 +121,40 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
             chart(built(weight_bars, b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
                   weights_table, key="cb_fig_bars")
     with right:
-        chart(built(hull_figure, X, labels, hull, b.z if revealed else None, b.inside_hull),
+        chart(built(hull_figure, X, labels, core.convex_hull_2d(X), b.z if revealed else None, b.inside_hull),
               "Tokens (green dots), their convex hull (shaded) and, once revealed, the blend z (star).",
               points_table, key="cb_fig_hull")
 
+
+def blend_numbers(X: np.ndarray, b: core.Blend) -> None:
+    """z written out, its norm against the largest token's, and whether it stayed inside the hull."""
+    terms = " + ".join(f"{w:.4g}·[{x[0]:g}, {x[1]:g}]" for w, x in zip(b.weights, X, strict=True))
+    short = f"[{b.z[0]:.3f}, {b.z[1]:.3f}]"
+    exact = "" if np.allclose(np.round(b.z, 3), b.z, atol=1e-12) else f" (to 6 digits [{b.z[0]:.6g}, {b.z[1]:.6g}])"
+    st.markdown(f"**z = {terms} = {short}**{exact}")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("sum of weights", f"{b.weights.sum():.4f}")
+    c2.metric("smallest weight", f"{b.weights.min():.4f}")
+    c3.metric("‖z‖", f"{b.norm_z:.4f}")
+    c4.metric("max ‖xⱼ‖", f"{b.max_norm:.4f}")
+    where = "inside the hull" if b.inside_hull else "outside the hull"
+    bound = "holds" if b.bound_holds else "is broken"
+    (st.success if b.inside_hull and b.bound_holds else st.error)(
+        f"z is **{where}**, and the bound ‖z‖ ≤ max‖xⱼ‖ **{bound}** "
+        f"({b.norm_z:.4f} {'≤' if b.bound_holds else '>'} {b.max_norm:.4f})."
+        + ("" if b.on_simplex else " These weights are off the simplex, so neither is guaranteed."))
+
+
+# One fragment: the toggle, the mode and the weight sliders drive both charts and the blend's numbers below them;
+# the token editor above stays outside (it changes which sliders exist, so it reruns the page).
+@st.fragment
+def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
+    """Weights → blend → the simplex and the hull, side by side."""
+    b = core.blend(set_weights(labels), X)
+    revealed = shown >= Step.PREDICT and predict_where(b, labels)   # presenter mode asks at step 2
+    blend_charts(X, labels, b, revealed)
     if revealed:
-        terms = " + ".join(f"{w:.4g}·[{x[0]:g}, {x[1]:g}]" for w, x in zip(b.weights, X, strict=True))
-        short = f"[{b.z[0]:.3f}, {b.z[1]:.3f}]"
-        exact = "" if np.allclose(np.round(b.z, 3), b.z, atol=1e-12) else f" (to 6 digits [{b.z[0]:.6g}, {b.z[1]:.6g}])"
-        st.markdown(f"**z = {terms} = {short}**{exact}")
-        c1, c2, c3, c4 = st.columns(4)
-        c1.metric("sum of weights", f"{b.weights.sum():.4f}")
-        c2.metric("smallest weight", f"{b.weights.min():.4f}")
-        c3.metric("‖z‖", f"{b.norm_z:.4f}")
-        c4.metric("max ‖xⱼ‖", f"{b.max_norm:.4f}")
-        where = "inside the hull" if b.inside_hull else "outside the hull"
-        bound = "holds" if b.bound_holds else "is broken"
-        (st.success if b.inside_hull and b.bound_holds else st.error)(
-            f"z is **{where}**, and the bound ‖z‖ ≤ max‖xⱼ‖ **{bound}** "
-            f"({b.norm_z:.4f} {'≤' if b.bound_holds else '>'} {b.max_norm:.4f})."
-            + ("" if b.on_simplex else " These weights are off the simplex, so neither is guaranteed."))
+        blend_numbers(X, b)
 
 
 if X is None:

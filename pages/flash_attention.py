@@ -6,22 +6,107 @@ import streamlit as st
 
 import attention_core as core
 from figures.flash_attention import block_figure, running_figure, tile_grid_figure, traffic_figure
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.lessons import flash_attention
+from ui.steps import Steps
 
 GPU = core.A100_SXM_40GB
-LENGTHS = data.FLASH_LENGTHS
-BLOCKS = data.FLASH_BLOCKS
+LENGTHS = flash_attention.LENGTHS
+BLOCKS = flash_attention.BLOCKS
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    BLOCKS = "One block of keys at a time"
+    SAME_ANSWER = "The same answer as the plain formula"
+    TRAFFIC = "Memory traffic, counted"
+    WHY = "Why it exists: memory, not arithmetic"
+
 
 frame = lesson("flash_attention")
 frame.header()
-shown = frame.steps(["One block of keys at a time", "The same answer as the plain formula",
-                     "Memory traffic, counted", "Why it exists: memory, not arithmetic"])
+shown = frame.steps(Step.labels())
 
 
 def mb(n_bytes: float) -> str:
     return f"{n_bytes / 1e6:,.1f} MB"
+
+
+def block_shown(n_blocks: int, length: int, block: int) -> int:
+    """The block the learner steps to (1 when one block holds every key)."""
+    if n_blocks == 1:
+        st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
+                   "to see the blocks.")
+        return 1
+    if st.session_state.get("fa_step", 1) > n_blocks:         # a smaller T or a larger B left it past the end
+        st.session_state["fa_step"] = n_blocks
+    return st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
+                     help="Step through the blocks of keys, as the algorithm does.")
+
+
+def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> None:
+    """Query q's running max, rescale factor and running sum after this block, and what the block did."""
+    name = f"q{q + 1}"
+    rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
+    cols = st.columns(4)
+    cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
+    cols[1].metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
+                   f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
+    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
+                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
+    cols[3].metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
+    if step_no == 1:
+        st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
+                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
+    elif rescaled:
+        st.markdown(f"**Block {step_no} raised {name}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
+                    f"so the sum and output kept so far are first multiplied by e^({step.m_old[q]:.4g} − "
+                    f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
+                    f"ℓ = {step.l[q]:.4g}.")
+    else:
+        st.markdown(f"**Block {step_no} did not raise {name}'s max** (its largest score is "
+                    f"{step.block_max[q]:.4g}, below m = {step.m_new[q]:.4g}), so the factor is e⁰ = 1: its "
+                    f"terms are simply added, ℓ = {step.l[q]:.4g}.")
+
+
+def block_charts(run: flash_attention.Run, step_no: int, length: int, causal: bool) -> None:
+    """The scores seen so far, the last query's running max and sum, and every query's numbers on demand."""
+    trace, step, q = run.trace, run.trace.steps[step_no - 1], length - 1
+    q_labels, k_labels = [f"q{i + 1}" for i in range(length)], [f"k{j + 1}" for j in range(length)]
+    left, right = st.columns(2)
+    with left:
+        chart(built(tile_grid_figure, core.scores_seen(trace, step_no), step.start, step.stop, q_labels, k_labels),
+              f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
+              "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
+    with right:
+        chart(built(running_figure, run.m[:, q], run.l[:, q], step_no, f"q{length}"),
+              f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
+              lambda: pd.DataFrame({"block": np.arange(1, trace.n_blocks + 1), "m": run.m[:, q], "ℓ": run.l[:, q],
+                                    "rescale": run.rescale[:, q]}), key="fa_fig_running")
+    # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
+    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
+        if box.open:
+            st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
+                                       "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
+                                      ).set_index("query"), width="stretch")
+
+
+def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
+    """Step 2: after the prediction, how far the tiled output is from the plain one."""
+    st.subheader("The same answer as the plain formula?")
+    if frame.predict("same"):
+        delta = run.delta
+        cols = st.columns(3)
+        cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
+        cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
+        cols[2].metric("largest output entry", f"{run.largest:.3g}")
+        st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
+                    f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
+                    f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
+                    f"is at most {run.delta_all:.2g}" + (" with the causal mask on both sides." if causal
+                                                           else "."))
 
 
 # One fragment per section: the tile controls rerun the first two, the traffic controls the last two.
@@ -38,113 +123,56 @@ def tiles(shown: int) -> None:
     causal = d.toggle("Causal mask", False, key="fa_causal", bind="query-params",
                       help="Each query sees only its own key and the keys before it, as in a text generator.")
     seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
-    run = data.flash_run(length, block, spread, causal, seed)
-    trace, n_blocks = run["trace"], run["trace"].n_blocks
-    if n_blocks > 1:
-        if st.session_state.get("fa_step", 1) > n_blocks:     # a smaller T or a larger B left it past the end
-            st.session_state["fa_step"] = n_blocks
-        step_no = st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
-                            help="Step through the blocks of keys, as the algorithm does.")
-    else:
-        step_no = 1
-        st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
-                   "to see the blocks.")
-    step = trace.steps[step_no - 1]
-    q = length - 1                                            # follow the last query: it sees every key
+    run = flash_attention.flash_run(length, block, spread, causal, seed)
+    n_blocks = run.trace.n_blocks
+    step_no = block_shown(n_blocks, length, block)
     frame.note("tiles")
-    rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
-    cols = st.columns(4)
-    cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
-    cols[1].metric(f"q{length}: running max m", f"{step.m_new[q]:.4g}",
-                   f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
-    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
-                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
-    cols[3].metric(f"q{length}: running sum ℓ", f"{step.l[q]:.4g}")
-    if step_no == 1:
-        st.markdown(f"**Block 1.** For q{length} the running max starts at this block's largest score, "
-                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
-    elif rescaled:
-        st.markdown(f"**Block {step_no} raised q{length}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
-                    f"so the sum and output kept so far are first multiplied by e^({step.m_old[q]:.4g} − "
-                    f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
-                    f"ℓ = {step.l[q]:.4g}.")
-    else:
-        st.markdown(f"**Block {step_no} did not raise q{length}'s max** (its largest score is "
-                    f"{step.block_max[q]:.4g}, below m = {step.m_new[q]:.4g}), so the factor is e⁰ = 1: its "
-                    f"terms are simply added, ℓ = {step.l[q]:.4g}.")
-    q_labels, k_labels = [f"q{i + 1}" for i in range(length)], [f"k{j + 1}" for j in range(length)]
-    left, right = st.columns(2)
-    with left:
-        chart(built(tile_grid_figure, core.scores_seen(trace, step_no), step.start, step.stop, q_labels, k_labels),
-              f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
-              "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
-    with right:
-        chart(built(running_figure, run["m"][:, q], run["l"][:, q], step_no, f"q{length}"),
-              f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
-              lambda: pd.DataFrame({"block": np.arange(1, n_blocks + 1), "m": run["m"][:, q], "ℓ": run["l"][:, q],
-                                    "rescale": run["rescale"][:, q]}), key="fa_fig_running")
-    # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
-    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
-        if box.open:
-            st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
-                                       "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
-                                      ).set_index("query"), width="stretch")
-
-    if shown >= 2:
-        st.subheader("The same answer as the plain formula?")
-        if frame.predict("same"):
-            delta = run["delta"]
-            cols = st.columns(3)
-            cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
-            cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run['delta_all']:.2g}")
-            cols[2].metric("largest output entry", f"{run['largest']:.3g}")
-            st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
-                        f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
-                        f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
-                        f"is at most {run['delta_all']:.2g}" + (" with the causal mask on both sides." if causal
-                                                               else "."))
+    block_numbers(run.trace.steps[step_no - 1], step_no, n_blocks, length - 1)   # the last query sees every key
+    block_charts(run, step_no, length, causal)
+    if shown >= Step.SAME_ANSWER:
+        same_answer(run, length, causal)
 
 
 @st.fragment
 def traffic(shown: int) -> None:
-    if shown < 3:
+    if shown < Step.TRAFFIC:
         return
     st.subheader("Memory traffic, counted rather than timed")
     a, b, c = st.columns(3)
     n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params")
     d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
     bc = c.select_slider("Key block size B_c", BLOCKS, 256, key="fa_bc", bind="query-params")
-    t = data.flash_traffic(n, d, bc)
+    t = flash_attention.flash_traffic(n, d, bc)
     cols = st.columns(3)
-    cols[0].metric("plain: bytes moved", mb(t["standard"].bytes))
-    cols[1].metric("tiled: bytes moved", mb(t["tiled"].bytes))
-    cols[2].metric("plain ÷ tiled", f"{t['standard'].bytes / t['tiled'].bytes:.1f}×")
+    cols[0].metric("plain: bytes moved", mb(t.standard.bytes))
+    cols[1].metric("tiled: bytes moved", mb(t.tiled.bytes))
+    cols[2].metric("plain ÷ tiled", f"{t.standard.bytes / t.tiled.bytes:.1f}×")
     fits = core.fits_in_sram(bc, d, GPU.sram_elements())
     st.markdown(f"At N = {n:,} the plain algorithm writes the {n:,} × {n:,} scores and weights and reads them back: "
-                f"{mb(4 * n * n * 2)} of its {mb(t['standard'].bytes)}. The tiled one reads each block of "
-                f"{bc} keys and values once and passes over the queries {t['passes']} times."
+                f"{mb(4 * n * n * 2)} of its {mb(t.standard.bytes)}. The tiled one reads each block of "
+                f"{bc} keys and values once and passes over the queries {t.passes} times."
                 + ("" if fits else f" **But {bc} × {d} blocks do not fit:** four of them need "
                    f"{4 * bc * d * 2 / 1024:,.0f} KB, more than the {GPU.shared_per_sm // 1024} KB of shared "
                    "memory one SM offers, so this block size could not run as counted."))
     left, right = st.columns(2)
     with left:
-        chart(built(traffic_figure, np.array(LENGTHS), t["standard_curve"], t["tiled_curve"], n),
+        chart(built(traffic_figure, np.array(LENGTHS), t.standard_curve, t.tiled_curve, n),
               f"Bytes to and from main memory against N, for d = {d} and B_c = {bc} (log–log): the plain count "
               "grows like N², the tiled one like N²d²/M.",
-              lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t["standard_curve"],
-                                    "tiled bytes": t["tiled_curve"]}), key="fa_fig_traffic")
+              lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t.standard_curve,
+                                    "tiled bytes": t.tiled_curve}), key="fa_fig_traffic")
     with right:
-        chart(built(block_figure, np.array(BLOCKS), t["block_curve"], float(t["standard"].bytes), t["fits"]),
+        chart(built(block_figure, np.array(BLOCKS), t.block_curve, float(t.standard.bytes), t.fits),
               f"Tiled bytes against the block size at N = {n:,}: bigger blocks mean fewer passes over the queries, "
               "until they no longer fit on chip (hatched bars).",
-              lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t["block_curve"], "fits on chip": t["fits"]}),
+              lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t.block_curve, "fits on chip": t.fits}),
               key="fa_fig_blocks")
     frame.note("modelled")
 
-    if shown >= 4:
+    if shown >= Step.WHY:
         st.subheader("Why it exists: memory, not arithmetic")
         frame.note("why")
-        plain, tiled = t["roof_standard"], t["roof_tiled"]
+        plain, tiled = t.roof_standard, t.roof_tiled
         st.markdown(
             f"| {GPU.name} | |\n| :--- | ---: |\n"
             f"| main memory (HBM2) bandwidth | {GPU.bandwidth / 1e9:,.0f} GB/s |\n"

@@ -8,12 +8,13 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.learned import rank_figure, score_heatmap, singular_values_figure
-from ui import data
+from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
 from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
+from ui.steps import Steps
+from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
                      .read_text(encoding="utf-8"))
@@ -37,14 +38,100 @@ def predict_mutual(A: np.ndarray, i: int, j: int, mode: str) -> bool:
     return frame.predict("mutual", options=options, answer=answer, why=why, a=a, b=b)
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SENTENCE = "The sentence and its embeddings"
+    SCORES = "Raw against learned scores"
+    RANK = "The rank bottleneck"
+
+
 frame = lesson("learned_projections")
 frame.header()
-step = frame.steps(["The sentence and its embeddings", "Raw against learned scores", "The rank bottleneck"])
+step = frame.steps(Step.labels())
 
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(data.fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
+    st.dataframe(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
+
+
+def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int]:
+    """W_Q and W_K: the preset, a random pair, or typed in (None where a typed one is not valid yet); and the
+    seed of the random draws (the rank sweep uses it too)."""
+    if mode == MODES[0]:
+        return np.array(DATA["preset"]["W_Q"]), np.array(DATA["preset"]["W_K"]), 0
+    if mode == MODES[1]:
+        a, b = st.columns(2)
+        seed = a.slider("Seed", 0, 99, 0, key="lp_seed", bind="query-params")
+        d_k = b.slider("dₖ (rows of W_Q and W_K)", 1, D_MODEL, 2, key="lp_dk", bind="query-params",
+                       help=f"d_model is {D_MODEL}; a smaller dₖ squeezes every comparison through fewer numbers.")
+        return *core.random_projections(d_k, D_MODEL, np.random.default_rng(seed)), seed
+    preset = DATA["preset"]
+    a, b = st.columns(2)
+    with a:
+        W_Q = matrix_input("W_Q (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", cols=D_MODEL,
+                           help="Each row turns a word's 4 numbers into one number of its query.")
+    with b:
+        W_K = matrix_input("W_K (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", cols=D_MODEL,
+                           help="Same shape as W_Q: each row makes one number of a key.")
+    return W_Q, W_K, 0
+
+
+def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores | None, mode: str) -> None:
+    """Step 2: the symmetric raw scores beside the learned ones, which are shown after the prediction."""
+    i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
+    left, right = st.columns(2)
+    with left:
+        chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
+              f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
+              lambda: table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
+        frame.note("raw")
+    if learned is None:
+        return
+    with right:
+        shown = predict_mutual(learned.scores, i, j, mode)
+        if shown:
+            chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
+                  f"Query of each row's word against the key of each column's word. "
+                  f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
+                  key="lp_fig_learned")
+    if shown:                                             # the numbers below would give the prediction away
+        A = learned.scores
+        cols = st.columns(3)
+        cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
+                       help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
+        cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
+        cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
+        top = core.strongest_target(A)
+        st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
+                    f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
+
+
+def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
+    """Step 3: the rank of M = W_Qᵀ W_K, its singular values, and the rank against dₖ for random weights."""
+    st.subheader("The rank bottleneck")
+    frame.note("rank")
+    d_k_now = learned.Q.shape[1]
+    c = st.columns(3)
+    c[0].metric("dₖ", d_k_now)
+    c[1].metric("d_model", D_MODEL)
+    c[2].metric("rank of M = W_Qᵀ W_K", learned.rank)
+    left, right = st.columns(2)
+    with left:
+        sv = core.singular_values(learned.M)
+        chart(built(singular_values_figure, sv, d_k_now),
+              f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
+              f"{sv.size} singular values are non-zero (values below σ_max × {D_MODEL} × 2.2e-16, "
+              "rounding noise, print as 0).",
+              lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
+    with right:
+        d_ks = np.arange(1, D_MODEL + 1)
+        ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(seed))
+        chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
+              "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
+              lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+
 
 # One fragment: the weights chosen here feed both comparisons below (steps 2 and 3), so changing them
 # reruns this part of the page only (not the entry script, the header, the sentence or the footer).
@@ -52,83 +139,19 @@ with st.expander("The embeddings X (one row per word)"):
 def weights_and_scores(step: int) -> None:
     st.subheader("Choose W_Q and W_K")
     mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", bind="query-params")
-    W_Q = W_K = None
-    seed = 0                                    # the rank sweep's draws: the "Random" weights' seed
-    if mode == MODES[0]:
-        W_Q, W_K = np.array(DATA["preset"]["W_Q"]), np.array(DATA["preset"]["W_K"])
-    elif mode == MODES[1]:
-        a, b = st.columns(2)
-        seed = a.slider("Seed", 0, 99, 0, key="lp_seed", bind="query-params")
-        d_k = b.slider("dₖ (rows of W_Q and W_K)", 1, D_MODEL, 2, key="lp_dk", bind="query-params",
-                       help=f"d_model is {D_MODEL}; a smaller dₖ squeezes every comparison through fewer numbers.")
-        W_Q, W_K = core.random_projections(d_k, D_MODEL, np.random.default_rng(seed))
-    else:
-        preset = DATA["preset"]
-        a, b = st.columns(2)
-        with a:
-            W_Q = matrix_input("W_Q (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", cols=D_MODEL,
-                               help="Each row turns a word's 4 numbers into one number of its query.")
-        with b:
-            W_K = matrix_input("W_K (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", cols=D_MODEL,
-                               help="Same shape as W_Q: each row makes one number of a key.")
-
+    W_Q, W_K, seed = choose_weights(mode)
     learned = None
     if W_Q is not None and W_K is not None:
         try:
             learned = core.bilinear_scores(X, W_Q, W_K)
         except ValueError as err:
             st.error(f"W_Q and W_K do not fit together: {message(err)}", icon=":material/error:")
-
-    if step >= 2:
-        raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ
-        i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
-        left, right = st.columns(2)
-        with left:
-            chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
-                  f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
-                  lambda: table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
-            frame.note("raw")
-        if learned is not None:
-            with right:
-                shown = predict_mutual(learned.scores, i, j, mode)
-                if shown:
-                    chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
-                          f"Query of each row's word against the key of each column's word. "
-                          f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
-                          key="lp_fig_learned")
-            if shown:                                             # the numbers below would give the prediction away
-                A = learned.scores
-                cols = st.columns(3)
-                cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
-                               help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
-                cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
-                cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")
-                top = core.strongest_target(A)
-                st.markdown(f"With these weights, **{LABELS[i]}** scores **{LABELS[top[i]]}** highest; "
-                            f"with raw scores it scores **{LABELS[core.strongest_target(raw.scores)[i]]}** highest.")
-
-            if step >= 3:
-                st.subheader("The rank bottleneck")
-                frame.note("rank")
-                d_k_now = learned.Q.shape[1]
-                c = st.columns(3)
-                c[0].metric("dₖ", d_k_now)
-                c[1].metric("d_model", D_MODEL)
-                c[2].metric("rank of M = W_Qᵀ W_K", learned.rank)
-                left, right = st.columns(2)
-                with left:
-                    sv = core.singular_values(learned.M)
-                    chart(built(singular_values_figure, sv, d_k_now),
-                          f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
-                          f"{sv.size} singular values are non-zero (values below σ_max × {D_MODEL} × 2.2e-16, "
-                          "rounding noise, print as 0).",
-                          lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
-                with right:
-                    d_ks = np.arange(1, D_MODEL + 1)
-                    ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(seed))
-                    chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
-                          "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
-                          lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+    if step < Step.SCORES:
+        return
+    raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ
+    raw_against_learned(raw, learned, mode)
+    if learned is not None and step >= Step.RANK:
+        rank_bottleneck(learned, seed)
 
 
 weights_and_scores(step)

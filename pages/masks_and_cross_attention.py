@@ -12,6 +12,7 @@ from figures.masks_and_cross_attention import cross_weights_figure, masked_weigh
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
+from ui.steps import Steps
 
 PROMPT = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "prompt_words.toml")
                        .read_text(encoding="utf-8"))
@@ -23,12 +24,52 @@ SENTENCE = ["the", "cat", "sat", "down"]
 SEED_SCORES = np.array([[2.0, 0.5, 1.0, 0.0], [1.0, 2.0, 0.5, 1.5], [0.5, 1.5, 1.0, 2.0], [0.0, 1.0, 2.0, 1.0]])
 MAX_T = 8
 BALL_COLOURS, GROUND_COLOURS = ["red", "blue", "yellow", "green"], ["green", "brown", "yellow"]
-STEPS = ["The causal mask on your scores", "Why a decoder needs it", "Padding", "Cross-attention: patches ask words",
-         "One function, three wirings"]
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    CAUSAL = "The causal mask on your scores"
+    DECODER = "Why a decoder needs it"
+    PADDING = "Padding"
+    CROSS = "Cross-attention: patches ask words"
+    WIRINGS = "One function, three wirings"
+
 
 frame = lesson("masks_and_cross_attention")
 frame.header()
-step = frame.steps(STEPS)
+step = frame.steps(Step.labels())
+
+
+def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: bool) -> None:
+    """Section ②: how much weight each token put on later tokens, without the mask and with it ([T, T] each)."""
+    st.subheader("② Why a decoder needs it")
+    frame.note("decoder")
+    T = len(labels)
+    future = np.triu(free, k=1).sum(axis=1)
+    st.markdown("Without the mask, the share of each token's weight on tokens *after* it: "
+                + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
+                + f". With the mask: **{np.triu(masked, k=1).sum():.2f}** in total."
+                if causal else "Turn the causal mask on to compare.")
+
+
+def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) -> None:
+    """Section ③: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of ``mask``."""
+    st.subheader("③ Padding")
+    frame.note("padding")
+    T = len(labels)
+    pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
+                    help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
+    real = np.arange(T) < T - pad
+    pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
+    full = core.padding_mask(real) & mask
+    eye = np.eye(T)
+    padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
+    chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
+                "Padding mask" + (" and causal mask" if causal else "")),
+          f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
+          "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
+          key="mk_fig_pad")
 
 
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
@@ -75,28 +116,10 @@ def masks(step: int) -> None:
         f"{labels[i]}: its visible keys held {seen[i]:.4f} of the unmasked weight; divided by {seen[i]:.4f} they "
         f"become [" + ", ".join(f"{w:.4f}" for w in masked.weights[i, : i + 1 if causal else T]) + "]."
         for i in range(T)))
-    if step >= 2:
-        st.subheader("② Why a decoder needs it")
-        frame.note("decoder")
-        future = np.triu(free.weights, k=1).sum(axis=1)
-        st.markdown("Without the mask, the share of each token's weight on tokens *after* it: "
-                    + ", ".join(f"{labels[i]} **{future[i]:.2f}**" for i in range(T))
-                    + f". With the mask: **{np.triu(masked.weights, k=1).sum():.2f}** in total."
-                    if causal else "Turn the causal mask on to compare.")
-    if step >= 3:
-        st.subheader("③ Padding")
-        frame.note("padding")
-        pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
-                        help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
-        real = np.arange(T) < T - pad
-        pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
-        full = core.padding_mask(real) & mask
-        padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
-        chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
-                    "Padding mask" + (" and causal mask" if causal else "")),
-              f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
-              "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
-              key="mk_fig_pad")
+    if step >= Step.DECODER:
+        decoder(free.weights, masked.weights, labels, causal)
+    if step >= Step.PADDING:
+        padding(S, mask, labels, causal)
 
 
 # One fragment: the prompt and the picture drive the cross-attention charts.
@@ -149,7 +172,7 @@ def cross(step: int) -> None:
         + (" each)" if " / " in top[i] else ")") if top[i] != "(even)" else
         f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
-    if step >= 5:
+    if step >= Step.WIRINGS:
         st.subheader("⑤ One function, three wirings")
         frame.note("one_function")
         st.dataframe(pd.DataFrame({
@@ -162,7 +185,7 @@ def cross(step: int) -> None:
 
 
 masks(step)
-if step >= 4:
+if step >= Step.CROSS:
     cross(step)
 
 frame.trap()

@@ -9,10 +9,13 @@ import streamlit as st
 
 import attention_core as core
 from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
+from ui.lessons import multi_head
+from ui.models import encode
+from ui.steps import Steps
+from ui.tables import fixed_table
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
                      .read_text(encoding="utf-8"))
@@ -26,8 +29,6 @@ IT = LABELS.index("it")
 ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
 MAX_CHARS, MAX_TOKENS = 120, 40
 MATRIX_KEYS = [f"mh_{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]
-STEPS = ["Split d_model into heads", "Each head compares in its own subspace", "W_V: what a token gives",
-         "Concatenate, then W_O mixes", "All 12 heads of a real layer", "What it costs"]
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -40,25 +41,30 @@ def heads_list(cells: list[tuple[int, int]]) -> str:
     return ", ".join(f"L{layer + 1} H{head + 1}" for layer, head in cells) or "none"
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SPLIT = "Split d_model into heads"
+    SUBSPACE = "Each head compares in its own subspace"
+    VALUES = "W_V: what a token gives"
+    CONCAT = "Concatenate, then W_O mixes"
+    REAL_HEADS = "All 12 heads of a real layer"
+    COST = "What it costs"
+
+
 frame = lesson("multi_head")
 frame.header()
-step = frame.steps(STEPS)
+step = frame.steps(Step.labels())
 
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(data.fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
+    st.dataframe(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
 
 
-# One fragment: the number of heads and the edited weights drive every small-number chart below.
-@st.fragment
-def small_heads(step: int) -> None:
-    for key in MATRIX_KEYS:           # keep an edit while its field is hidden (another head count, an earlier step)
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
-    n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
-                     bind="query-params", help="d_model = 8 must split evenly, so 1, 2 or 4 heads."))
-    d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
+def split(n: int) -> core.MultiHeadTrace:
+    """Section ①: d_model cut into n heads, shown on Q with the preset weights. Returns that trace."""
+    d_k = D_MODEL // n
     st.markdown(f"**d_model = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
                 f"1–{d_k} of Q = X·W_Q, K = X·W_K and V = X·W_V" + (f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
                                                                   if n > 1 else "") + ", and so on.")
@@ -66,22 +72,27 @@ def small_heads(step: int) -> None:
     chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n, "Q = X·W_Q, cut into heads"),
           f"Each row is one word's query: {D_MODEL} numbers, {n} block(s) of {d_k}. A head sees only its block.",
           lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
-    if step < 2:
-        return
+    return base
+
+
+def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiHeadTrace] | None:
+    """Section ②: head 1's columns of W_Q, edited, and where each head's "it" looks. Returns (W_Q, trace), or
+    None until the input is valid and the prediction made."""
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
+    d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wq_head = matrix_input(f"Head 1's columns of W_Q ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
                            rows=D_MODEL, cols=d_k, height=230,
                            help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
-        return
+        return None
     wq = W_Q.copy()
     wq[:, cols] = wq_head
     trace = core.multi_head_attention(X, wq, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
     tops = [int(np.argmax(trace.weights[h, IT])) for h in range(n)]
     if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
                          answer=int(len(set(tops)) > 1)):
-        return
+        return None
     chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head(s): where each word looks"),
           "“it” looks most at: " + "; ".join(
               f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
@@ -95,15 +106,20 @@ def small_heads(step: int) -> None:
                        "head 1's." if n > 1 else "."))
     elif n > 1:
         st.caption("Edit head 1's columns of W_Q above: the page will measure how far each head's weights move.")
-    if step < 3:
-        return
+    return wq, trace
+
+
+def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | None:
+    """Section ③: head 1's columns of W_V, edited: the weights stay, the outputs move. Returns W_V, or None
+    until the input is valid."""
     st.subheader("③ W_V: what a word gives, apart from what it is matched on")
     frame.note("values")
+    d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
                            key=f"mh_wv{n}", rows=D_MODEL, cols=d_k, height=230,
                            help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
-        return
+        return None
     wv = np.eye(D_MODEL)
     wv[:, cols] = wv_head
     valued = core.multi_head_attention(X, wq, W_K, wv, np.eye(D_MODEL), n)
@@ -120,8 +136,11 @@ def small_heads(step: int) -> None:
     chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
           f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
           lambda: table(valued.concat, LABELS, col_names), key="mh_fig_concat")
-    if step < 4:
-        return
+    return wv
+
+
+def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
+    """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
     st.subheader("④ Concatenate, then W_O mixes")
     frame.note("mixing")
     mix = st.toggle("Let W_O mix the heads", False, key="mh_mix", bind="query-params",
@@ -136,6 +155,24 @@ def small_heads(step: int) -> None:
     st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in mixed.output[IT]) + "].")
 
 
+# One fragment: the number of heads and the edited weights drive every small-number chart below.
+@st.fragment
+def small_heads(step: int) -> None:
+    for key in MATRIX_KEYS:           # keep an edit while its field is hidden (another head count, an earlier step)
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+    n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
+                     bind="query-params", help="d_model = 8 must split evenly, so 1, 2 or 4 heads."))
+    base = split(n)
+    if step < Step.SUBSPACE or (edited := subspace(n, base)) is None:
+        return
+    wq, trace = edited
+    if step < Step.VALUES or (wv := values(n, wq, trace)) is None:
+        return
+    if step >= Step.CONCAT:
+        mixing(n, wq, wv)
+
+
 small_heads(step)
 
 
@@ -147,7 +184,7 @@ def real_layer(step: int) -> None:
     text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", bind="query-params",
                          max_chars=MAX_CHARS, help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
-        r = data.encode(text or "")
+        r = encode(text or "")
     except ValueError as err:
         st.info(f"{err} Type a sentence above.", icon=":material/edit:")
         return
@@ -169,7 +206,7 @@ def real_layer(step: int) -> None:
     word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
     target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
     q, t_pos = spans[word].start, spans[target]
-    roles = data.head_roles(text)
+    roles = multi_head.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
     n_hit = len(hits)
     chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q,
@@ -183,7 +220,7 @@ def real_layer(step: int) -> None:
                      answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
                      token=literal(word, 30), key=literal(target, 30), value=n_hit):
         measured(r, roles, q, word, target, hits)
-    if step >= 6:
+    if step >= Step.COST:
         cost(len(r.tokens))
 
 
@@ -220,7 +257,7 @@ def cost(T: int) -> None:
           f"instead of one ({one.exps:,}).", None, key="mh_fig_cost")
 
 
-if step >= 5:
+if step >= Step.REAL_HEADS:
     real_layer(step)
 
 frame.trap()

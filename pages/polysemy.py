@@ -6,11 +6,12 @@ import streamlit as st
 
 import attention_core as core
 from figures.polysemy import context_map, dimension_lines, sense_map
-from ui import data
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
+from ui.lessons import polysemy
 from ui.real_vectors import render_real_vectors
+from ui.steps import Steps
 
 DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
 WORD = "bank"
@@ -38,25 +39,33 @@ def power(x: float) -> str:
     return "e" + f"{x:g}".translate(str.maketrans("-0123456789.", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹·"))
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    ONE_VECTOR = "One vector for two meanings"
+    STEER = "Let the sentence steer"
+    DIMENSIONS = "Would more dimensions help?"
+
+
 frame = lesson("polysemy")
 frame.header()
-shown = frame.steps(["One vector for two meanings", "Let the sentence steer", "Would more dimensions help?"])
+shown = frame.steps(Step.labels())
 
-vocab = data.polysemy_vocab(str(data.POLYSEMY_VOCAB))
-coords, (sense_river, sense_finance) = vocab["coords"], vocab["senses"]
-static = core.centroid(vocab["senses"])                          # the one point a static model keeps
-all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
+vocab = polysemy.vocab()
+coords, (sense_river, sense_finance) = vocab.coords, vocab.senses
+static = core.centroid(vocab.senses)                          # the one point a static model keeps
+all_X, all_groups, places = vocab.X, vocab.groups, vocab.places
 
 # ── 1. The static point ────────────────────────────────────────────────────────────────────────────
 st.subheader("1 · One vector for two meanings")
 frame.note("static")
 left, right = st.columns([3, 2])
 with left:
-    chart(built(sense_map, vocab["all"], all_X, all_groups, static, label_positions=places),
+    chart(built(sense_map, vocab.all, all_X, all_groups, static, label_positions=places),
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
           lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
-                               index=pd.Index(vocab["all"], name="word")), key="pl_fig_static")
+                               index=pd.Index(vocab.all, name="word")), key="pl_fig_static")
 with right:
     dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
     st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
@@ -74,9 +83,9 @@ render_real_vectors(frame.text.notes["real_vectors"])
 # One fragment: the words, the temperature and the self toggle drive only this section's map, bars and metrics.
 @st.fragment
 def context(vocab: dict, static: np.ndarray) -> None:
-    words, coords, group_of = vocab["words"], vocab["coords"], vocab["group_of"]
-    sense_river, sense_finance = vocab["senses"]
-    all_X, all_groups, places = vocab["X"], vocab["groups"], vocab["places"]
+    words, coords, group_of = vocab.words, vocab.coords, vocab.group_of
+    sense_river, sense_finance = vocab.senses
+    all_X, all_groups, places = vocab.X, vocab.groups, vocab.places
     picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
                             default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
                             max_selections=MAX_CONTEXT, on_change=trim_context,
@@ -109,7 +118,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
         groups = (["sense"] if with_self else []) + [group_of[w] for w in known]
         trace = core.contextualize(static, X, temperature=temperature)
         d_river, d_finance = np.linalg.norm(trace.z - sense_river), np.linalg.norm(trace.z - sense_finance)
-        chart(built(context_map, vocab["all"], all_X, all_groups, static, trace.z, tokens, trace.weights, groups,
+        chart(built(context_map, vocab.all, all_X, all_groups, static, trace.z, tokens, trace.weights, groups,
                     highlight=tuple(known), label_positions=places),
               "Left: the arrow runs from the static bank (grey cross) to the contextual bank z (green star); the "
               "sentence's words are drawn larger. Right: bank's share αⱼ of attention on each token; the shares "
@@ -131,9 +140,9 @@ def context(vocab: dict, static: np.ndarray) -> None:
                   help=f"An even share over these tokens would give {np.log(len(tokens)):.3f} nats.")
 
 
-if shown >= 2:
+if shown >= Step.STEER:
     # The section's fixed text stays outside the fragment: every element inside is sent again on each move
-    # and redrawn by the browser before the chart is (measured: first chart 230 → 187 ms median).
+    # and redrawn by the browser before the chart is (docs/PERFORMANCE.md, "Timings moved out of the code").
     st.subheader("2 · Let the sentence steer")
     frame.note("context")
     w = core.softmax(SOFTMAX_EXAMPLE)
@@ -145,7 +154,7 @@ if shown >= 2:
                 f"{SOFTMAX_EXAMPLE[0] - SOFTMAX_EXAMPLE[1]:g} points becomes a "
                 f"{w[0] / w[1]:.1f}-fold share: softmax exaggerates gaps.")
     frame.note("temperature")
-    listed = {g: ", ".join(w for w in vocab["words"] if vocab["group_of"][w] == g) for g in ("river", "finance")}
+    listed = {g: ", ".join(w for w in vocab.words if vocab.group_of[w] == g) for g in ("river", "finance")}
     st.caption(f"Vocabulary. River words: {listed['river']}. Finance words: {listed['finance']}.")
     context(vocab, static)
 
@@ -160,7 +169,7 @@ def dimensions() -> None:
     d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", bind="query-params")
     seed = int(c2.number_input("Random seed", 0, 9999, 0, 1, key="pl_seed", bind="query-params"))
     dims = DIMS
-    runs = [data.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
+    runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]
     if frame.predict("bigger_d", d=d, near=f"{now.dist_a:.3f}", far=f"{now.dist_b:.3f}",
                      half=f"{now.dist_senses / 2:.2f}", apart=f"{now.dist_senses:.2f}"):
@@ -190,7 +199,7 @@ def dimensions() -> None:
                         f"{now.dist_a:.3f} for the static point.")
 
 
-if shown >= 3:
+if shown >= Step.DIMENSIONS:
     dimensions()
 
 frame.check("more_dims", after=("bigger_d",))

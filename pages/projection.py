@@ -9,6 +9,7 @@ from figures import palette
 from figures.projection import projection_figure
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.steps import Steps
 
 LIMIT = 1000.0                                            # coordinates beyond this make an unreadable plot
 
@@ -44,15 +45,20 @@ def predict_swap(p: core.Projection, back: core.Projection, scale: float) -> boo
                          score=fmt(p.score, scale))
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SHADOW = "The shadow on the runway"
+    SWAP = "Swap the plane and the runway"
+
+
 frame = lesson("projection")
 frame.header()
-shown = frame.steps(["The shadow on the runway", "Swap the plane and the runway"])
+shown = frame.steps(Step.labels())
 
-# One fragment: the vectors set here drive the metrics, the chart and the swap section below, so all of it reruns
-# together, and nothing else does.
-@st.fragment
-def flight(shown: int) -> None:
-    st.subheader("Fly the plane, lay the runway")
+
+def set_vectors() -> tuple[np.ndarray, np.ndarray]:
+    """The controls: q and k by angle and length, or by their coordinates. Returns (q, k), each [2]."""
     how = st.radio("Set the vectors by", ["angle and length", "coordinates"], horizontal=True, key="pr_input",
                    bind="query-params")
     left, right = st.columns(2)
@@ -68,62 +74,77 @@ def flight(shown: int) -> None:
                                 disabled=square)
         if square:
             q_angle = k_angle + 90
-        q, k = core.from_polar(q_len, q_angle), core.from_polar(k_len, k_angle)
-    else:
-        box = {"min_value": -LIMIT, "max_value": LIMIT, "step": 0.5, "bind": "query-params"}
-        with left:
-            q = np.array([st.number_input("q, x", value=2.0, key="pr_qx", **box),
-                          st.number_input("q, y", value=1.0, key="pr_qy", **box)])
-        with right:
-            k = np.array([st.number_input("k, x", value=3.0, key="pr_kx", **box),
-                          st.number_input("k, y", value=0.0, key="pr_ky", **box)])
+        return core.from_polar(q_len, q_angle), core.from_polar(k_len, k_angle)
+    box = {"min_value": -LIMIT, "max_value": LIMIT, "step": 0.5, "bind": "query-params"}
+    with left:
+        q = np.array([st.number_input("q, x", value=2.0, key="pr_qx", **box),
+                      st.number_input("q, y", value=1.0, key="pr_qy", **box)])
+    with right:
+        k = np.array([st.number_input("k, x", value=3.0, key="pr_kx", **box),
+                      st.number_input("k, y", value=0.0, key="pr_ky", **box)])
+    return q, k
 
+
+def shadow(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None:
+    """Step 1: the angle, the runway, the shadow and the score, and the picture of q split along k."""
+    score, comp = fmt(p.score, scale), fmt(p.comp, scale)
+    angle = "—" if np.linalg.norm(q) == 0 else f"{core.angle_between(q, k):.1f}°"
+    cols = st.columns(4)
+    cols[0].metric("angle between q and k", angle)
+    cols[1].metric("‖k‖ (runway length)", f"{np.linalg.norm(k):.3f}")
+    cols[2].metric("shadow (q·k)/‖k‖", comp)
+    cols[3].metric("score q·k", score)
+    st.markdown(f"**Score = runway length × shadow:** q·k = {np.linalg.norm(k):.3f} × {comp} = **{score}**.")
+    if core.tidy_zero(p.score, scale) == 0.0 and np.linalg.norm(q) > 0:
+        st.success("q crosses the runway at a right angle: its shadow has length 0, so the score is exactly 0.",
+                   icon=":material/check_circle:")
+    plot, words = st.columns([3, 2])
+    with plot:
+        chart(built(projection_figure, p),
+              "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
+              lambda: vectors_table(p), key="pr_fig_main")
+    with words:
+        frame.note("reading")
+
+
+def swap(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None:
+    """Step 2: k's shadow on q beside q's shadow on k, after the prediction; the scores agree."""
+    st.subheader("Swap the plane and the runway")
+    if np.linalg.norm(q) == 0:
+        st.info("Give q some length to compare the two shadows.", icon=":material/info:")
+    elif predict_swap(p, back := core.project(k, q), scale):
+        score = fmt(p.score, scale)
+        a, b = st.columns(2)
+        with a:
+            chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=380, legend=False),
+                  f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
+                  None, key="pr_fig_qk")
+        with b:
+            chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
+                        "proj_q(k): k's shadow on q", 380, legend=False),
+                  f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
+                  f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
+        st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "
+                    + shadows_compared(p, back, scale))
+        frame.note("swap")
+
+
+# One fragment: the vectors set here drive the metrics, the chart and the swap section below, so all of it reruns
+# together, and nothing else does.
+@st.fragment
+def flight(shown: int) -> None:
+    st.subheader("Fly the plane, lay the runway")
+    q, k = set_vectors()
     try:
         p = core.project(q, k)
     except ValueError:
-        p = None
         st.warning("k has length 0, so there is no runway: no direction to cast a shadow on. Give k some length "
                    "(the score q·k is 0 here, but the shadow is undefined).", icon=":material/warning:")
-
-    if p is not None:
-        scale = float(np.linalg.norm(q) * np.linalg.norm(k))
-        score, comp = fmt(p.score, scale), fmt(p.comp, scale)
-        angle = "—" if np.linalg.norm(q) == 0 else f"{core.angle_between(q, k):.1f}°"
-        cols = st.columns(4)
-        cols[0].metric("angle between q and k", angle)
-        cols[1].metric("‖k‖ (runway length)", f"{np.linalg.norm(k):.3f}")
-        cols[2].metric("shadow (q·k)/‖k‖", comp)
-        cols[3].metric("score q·k", score)
-        st.markdown(f"**Score = runway length × shadow:** q·k = {np.linalg.norm(k):.3f} × {comp} = **{score}**.")
-        if core.tidy_zero(p.score, scale) == 0.0 and np.linalg.norm(q) > 0:
-            st.success("q crosses the runway at a right angle: its shadow has length 0, so the score is exactly 0.",
-                       icon=":material/check_circle:")
-        plot, words = st.columns([3, 2])
-        with plot:
-            chart(built(projection_figure, p),
-                  "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
-                  lambda: vectors_table(p), key="pr_fig_main")
-        with words:
-            frame.note("reading")
-
-        if shown >= 2:
-            st.subheader("Swap the plane and the runway")
-            if np.linalg.norm(q) == 0:
-                st.info("Give q some length to compare the two shadows.", icon=":material/info:")
-            elif predict_swap(p, back := core.project(k, q), scale):
-                a, b = st.columns(2)
-                with a:
-                    chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=380, legend=False),
-                          f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
-                          None, key="pr_fig_qk")
-                with b:
-                    chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
-                                "proj_q(k): k's shadow on q", 380, legend=False),
-                          f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
-                          f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
-                st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "
-                            + shadows_compared(p, back, scale))
-                frame.note("swap")
+        return
+    scale = float(np.linalg.norm(q) * np.linalg.norm(k))
+    shadow(p, q, k, scale)
+    if shown >= Step.SWAP:
+        swap(p, q, k, scale)
 
 
 flight(shown)

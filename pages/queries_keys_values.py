@@ -5,11 +5,13 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
-from ui import data
+from figures.queries_keys_values import output_bars, scores_and_weights, self_attention_heatmap
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import table
+from ui.lessons import queries_keys_values
+from ui.steps import Steps
+from ui.tables import fixed_table
 
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
 DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
@@ -20,21 +22,28 @@ SELF_K = np.array([[3.0, 0, 0], [0, 3.0, 0], [0, 0, 3.0]])
 SELF_Q = np.array([[0, 2.0, 0], [2.0, 0, 0], [2.0, 0, 0]])
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    LOOKUP = "Hard lookup against soft lookup"
+    LOOKS_AWAY = "A token that looks away from itself"
+
+
 frame = lesson("queries_keys_values")
 frame.header()
-shown = frame.steps(["Hard lookup against soft lookup", "A token that looks away from itself"])
+shown = frame.steps(Step.labels())
 frame.note("characters")
 
-library = data.video_library(str(data.VIDEO_LIBRARY))
-st.dataframe(library["shown"], width="stretch")
+library = queries_keys_values.video_library()
+st.dataframe(library.shown, width="stretch")
 
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 # One fragment: the query sliders and the temperature drive both lookups, the three charts and the spread below.
 @st.fragment
 def lookup(library: dict) -> None:
-    tags, value_names = library["tags"], library["value_names"]
-    K, V, titles = library["K"], library["V"], library["titles"]
+    tags, value_names = library.tags, library.value_names
+    K, V, titles = library.K, library.V, library.titles
     st.subheader("Your query")
     frame.note("build")
     cols = st.columns(len(tags) + 1)
@@ -113,7 +122,7 @@ def self_attention() -> None:
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    st.dataframe(data.fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+    st.dataframe(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
         table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
     if predict_it(Q, trace):
@@ -134,7 +143,7 @@ def self_attention() -> None:
                            else "its query points along its own key, so it mostly looks at itself."))
 
 
-if shown >= 2:
+if shown >= Step.LOOKS_AWAY:
     self_attention()
 
 frame.check("orthogonal_qk", after=("it_attends",))

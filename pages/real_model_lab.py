@@ -6,16 +6,16 @@ import streamlit as st
 
 import attention_core as core
 from attention_core.bert import AttentionRun
-from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
-from ui import data
+from figures.real_model_lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, message
+from ui.lessons import real_model_lab
+from ui.models import encode, glove_nearest, minilm
+from ui.steps import Steps
 
-PRESETS, EXPERIMENT = data.LAB["presets"], data.LAB["experiment"]
+PRESETS, EXPERIMENT = real_model_lab.PRESETS, real_model_lab.EXPERIMENT
 MAX_SENTENCES = 6
-STEPS = ["Your sentence, as the model sees it", "The attention heatmap", "Who attends to whom",
-         "One word, layer by layer", "Static against contextual neighbours"]
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -31,16 +31,26 @@ def use_preset() -> None:
     st.session_state["lab_preset"] = None
 
 
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SENTENCE = "Your sentence, as the model sees it"
+    HEATMAP = "The attention heatmap"
+    WHO = "Who attends to whom"
+    LAYERS = "One word, layer by layer"
+    NEIGHBOURS = "Static against contextual neighbours"
+
+
 frame = lesson("real_model_lab")
 frame.header()
-shown = frame.steps(STEPS)
+shown = frame.steps(Step.labels())
 
 st.subheader("① Your sentence")
 text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
 # One widget for the examples, not a button each: every widget costs the server a little on every run.
 st.pills("Or start from an example", PRESETS, key="lab_preset", on_change=use_preset)
 try:
-    r = data.encode(text or "")
+    r = encode(text or "")
 except ValueError as err:
     r = None
     st.info(f"{message(err)} Type a sentence above or pick one of the examples.", icon=":material/edit:")
@@ -51,7 +61,7 @@ if r is not None:
                + (f" {unk} became [UNK]: pieces the vocabulary cannot spell (emoji and many symbols)." if unk else ""))
     st.code("  ".join(r.tokens), language=None, wrap_lines=True)
     if r.truncated:
-        st.warning(f"Truncated: the model reads at most {data.minilm().max_tokens} tokens (and 10,000 characters), so "
+        st.warning(f"Truncated: the model reads at most {minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
 
 
@@ -83,21 +93,22 @@ def where_tokens_look(r: AttentionRun, shown: int) -> None:
     st.subheader("② Where each token looks")
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
-    layer = a.slider("Layer", 1, 6, 1, key="lab_layer", bind="query-params")
-    head = b.slider("Head", 1, 12, 1, key="lab_head", bind="query-params")
+    model = minilm()
+    layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", bind="query-params")
+    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", bind="query-params")
     avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
-    view = f"layer {layer}, " + ("mean of the 12 heads" if avg else f"head {head}")
+    view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
           f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
           f"The colour scale tops out at the largest weight, {W.max():.2f}.",
           lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
-    if shown >= 3:
+    if shown >= Step.WHO:
         who_attends(r, W, view)
 
 
-if r is not None and shown >= 2:
+if r is not None and shown >= Step.HEATMAP:
     where_tokens_look(r, shown)
 
 frame.trap(after=("top_key",))
@@ -111,7 +122,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
     frame.note("neighbours")
     # One above the other (the reference sentences need the width for their labels): GloVe's list first.
     try:
-        near = data.glove_nearest(word, 10)
+        near = glove_nearest(word, 10)
         chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
                     "GloVe: one vector, one list", "cosine"),
               f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
@@ -121,26 +132,27 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
     # Only the sentences that exist and use the word; a link or an edit that removed the chosen one falls
     # back to the first that does.
     a, b = st.columns(2)
-    usable = [f"Sentence {n + 1}" for n in sorted(ex["stacks"])] if ex is not None else []
+    usable = [f"Sentence {n + 1}" for n in sorted(ex.stacks)] if ex is not None else []
     if usable:
         fit_choice("lab_pick", usable, usable[0])
         pick = int(a.selectbox("Sentence", usable, key="lab_pick", bind="query-params").split()[-1]) - 1
     else:
         pick = None
-    nl = b.slider("Layer to compare at", 0, 6, 6, key="lab_nlayer", bind="query-params")
-    if ex is None or ex["ref_stacks"] is None:
+    last = minilm().n_layers
+    nl = b.slider("Layer to compare at", 0, last, last, key="lab_nlayer", bind="query-params")
+    if ex is None or ex.ref_stacks is None:
         st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
-                + ", ".join(sorted({x["word"] for x in data.LAB["references"]})) + ".", icon=":material/info:")
+                + ", ".join(sorted({x["word"] for x in real_model_lab.REFERENCES})) + ".", icon=":material/info:")
     elif pick is None:
         st.info("None of the sentences above uses the word, so there is nothing to compare.", icon=":material/info:")
     else:
-        _, cos = core.rank_by_cosine(ex["stacks"][pick][nl + 1], ex["ref_stacks"][:, nl + 1])
-        senses = [s for s, _ in ex["refs"]]
-        chart(built(neighbours_figure, [s for _, s in ex["refs"]], cos, f"MiniLM, layer {nl}: nearest usages",
+        _, cos = core.rank_by_cosine(ex.stacks[pick][nl + 1], ex.ref_stacks[:, nl + 1])
+        senses = [s for s, _ in ex.refs]
+        chart(built(neighbours_figure, [s for _, s in ex.refs], cos, f"MiniLM, layer {nl}: nearest usages",
                     "cosine", senses),
               f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
               "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
-              + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex["refs"]], "sense": senses,
+              + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex.refs], "sense": senses,
                                            "cosine": cos.round(4)}), key="lab_fig_context")
 
 
@@ -156,36 +168,36 @@ def layer_by_layer(shown: int) -> None:
                       key="lab_sentences", bind="query-params", max_chars=3000)
     sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
     try:
-        ex = data.layer_experiment(word or "", sentences)
+        ex = real_model_lab.layer_experiment(word or "", sentences)
     except ValueError as err:
         ex = None
         st.error(message(err), icon=":material/error:")
-    if ex is not None and ex["missing"]:
+    if ex is not None and ex.missing:
         st.warning("These sentences do not contain the word, so they are left out: "
-                   + ", ".join(f"sentence {n}" for n in ex["missing"]) + ".", icon=":material/search_off:")
-    ok = ex is not None and len(ex["stacks"]) >= 2
+                   + ", ".join(f"sentence {n}" for n in ex.missing) + ".", icon=":material/search_off:")
+    ok = ex is not None and len(ex.stacks) >= 2
     if not ok:
         st.info("The experiment needs the word in at least two sentences.", icon=":material/edit:")
     if frame.predict("drift") and ok:
-        ids = list(ex["stacks"])
+        ids = list(ex.stacks)
         curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":         # Plotly escapes
-                  core.cosine_by_layer(ex["stacks"][i], ex["stacks"][j]) for i, j in
+                  core.cosine_by_layer(ex.stacks[i], ex.stacks[j]) for i, j in
                   ((ids[x], ids[y]) for x in range(len(ids)) for y in range(x + 1, len(ids)))}
         first = next(iter(curves.values()))
         m = st.columns(3)
         m[0].metric("cosine at the lookup, first pair", f"{first[0]:.4f}")
         m[1].metric("at layer 0 (+ position)", f"{first[1]:.4f}")
-        m[2].metric("after layer 6", f"{first[-1]:.4f}")
+        m[2].metric(f"after layer {minilm().n_layers}", f"{first[-1]:.4f}")
         chart(built(cosine_layers_figure, list(core.LAYER_LABELS), curves, "The same word in two sentences"),
               "Cosine of the word's vectors in each pair of sentences, from the lookup (identical: 1) through "
               "layer 0 (position added) to each layer's output.",
               lambda: pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS),
               key="lab_fig_layers")
-    if shown >= 5:
+    if shown >= Step.NEIGHBOURS:
         contextual_neighbours(word, ex)
 
 
-if shown >= 4:
+if shown >= Step.LAYERS:
     layer_by_layer(shown)
 
 frame.footer()

@@ -5,15 +5,25 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from figures.rnn import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
-from ui import data
+from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.lessons import rnn_vs_attention
+from ui.steps import Steps
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    BOUND = "The bound ‖J‖^(T−1)"
+    RACE = "A real RNN against attention"
+    PATH = "Path length and parallel steps"
+    LSTM = "The LSTM: a slower fade, the same fixed-size state"
+
 
 frame = lesson("rnn_vs_attention")
 frame.header()
-shown = frame.steps(["The bound ‖J‖^(T−1)", "A real RNN against attention", "Path length and parallel steps",
-                     "The LSTM: a slower fade, the same fixed-size state"])
+shown = frame.steps(Step.labels())
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -43,13 +53,13 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
                          length=length, compound=right, one=one, added=f"{added:.3g}")
 
 
-def why_it_fades(r: dict, rho: float, steps: int) -> str:
+def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
     """The real chain against its bound, in numbers: tanh's slopes and the norm of a product."""
-    f: core.ChainFactors = r["factors"]
+    f: core.ChainFactors = r.factors
     if steps < 1:
         return "With one token there is no chain to cross."
     with np.errstate(divide="ignore"):
-        rate = float(np.exp((np.log(r["rnn"][0]) - np.log(r["rnn"][-1])) / steps))
+        rate = float(np.exp((np.log(r.rnn[0]) - np.log(r.rnn[-1])) / steps))
     trend = ("shrinks" if rate < 1 else "grows") + f" by about ×{rate:.3f} per step"
     return (f"**Why the real RNN {'fades' if rate < 1 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every step "
             f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
@@ -57,7 +67,63 @@ def why_it_fades(r: dict, rho: float, steps: int) -> str:
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
             f"{f.product:.3g}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
             f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
-            f"token 1 reaches the last state at {r['rnn'][0]:.3g}: its gradient {trend}.")
+            f"token 1 reaches the last state at {r.rnn[0]:.3g}: its gradient {trend}.")
+
+
+def the_bound(rho: float, steps: int, length: int) -> None:
+    """Step 1, after the prediction: ‖J‖^(T−1), what it means, and the bound against distance."""
+    bound = float(core.gradient_bound(rho, steps))
+    cols = st.columns(3)
+    cols[0].metric("steps from token 1 to token T", steps)
+    cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
+    cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
+    st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
+                f"its way through the chain to token {length}.")
+    if bound == 0.0:
+        st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
+                icon=":material/info:")
+    if rho > 1:
+        st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
+                   "that anything fades, and a chain that kept stretching by that much would explode, which is "
+                   "just as bad for training. Whether a real tanh RNN does is measured below.",
+                   icon=":material/warning:")
+    distance = np.arange(1, max(steps, 1) + 1)
+    chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
+          f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
+          lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
+          key="rn_fig_bound")
+
+
+def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
+    """Step 2: a real RNN's and a real attention head's gradients from every token to the last position."""
+    st.subheader("A real RNN and a real attention head")
+    frame.note("chain")
+    cols = st.columns(3)
+    cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
+    cols[1].metric("token 1 → last attention output", f"{r.attention[0]:.3g}")
+    cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
+    chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
+          "Gradient norm from each input token to the last position, against distance (log scale). "
+          "The RNN's values stay under its bound; attention's do not fall with distance.",
+          lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
+                                "RNN bound": r.ceiling}), key="rn_fig_infl")
+    st.markdown(why_it_fades(r, rho, steps))
+
+
+def path_length(length: int, steps: int) -> None:
+    """Step 3: path length and sequential steps, at this T and for N = 2 … 500."""
+    st.subheader("Path length and parallel steps")
+    seq = core.sequential_steps(length)
+    cols = st.columns(4)
+    cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+    cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
+    cols[2].metric("RNN sequential steps", seq["rnn"])
+    cols[3].metric("attention sequential steps", seq["attention"])
+    paths = rnn_vs_attention.path_curves()
+    chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
+          "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+          None, key="rn_fig_path")
+    frame.note("comparison")
 
 
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
@@ -71,97 +137,51 @@ def chain_against_attention(shown: int) -> None:
                    bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
     seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
     steps = core.path_lengths(length)["rnn"]
-
     if predict_decay(rho, steps, length):
-        bound = float(core.gradient_bound(rho, steps))
-        cols = st.columns(3)
-        cols[0].metric("steps from token 1 to token T", steps)
-        cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
-        cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-        st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
-                    f"its way through the chain to token {length}.")
-        if bound == 0.0:
-            st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
-                    icon=":material/info:")
-        if rho > 1:
-            st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
-                       "that anything fades, and a chain that kept stretching by that much would explode, which is "
-                       "just as bad for training. Whether a real tanh RNN does is measured below.",
-                       icon=":material/warning:")
-        distance = np.arange(1, max(steps, 1) + 1)
-        chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
-              f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
-              lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
-              key="rn_fig_bound")
-
-    if shown >= 2:
-        st.subheader("A real RNN and a real attention head")
-        frame.note("chain")
-        r = data.rnn_race(length, rho, seed)
-        cols = st.columns(3)
-        cols[0].metric("token 1 → last RNN state", f"{r['rnn'][0]:.3g}")
-        cols[1].metric("token 1 → last attention output", f"{r['attention'][0]:.3g}")
-        cols[2].metric("last token → last RNN state", f"{r['rnn'][-1]:.3g}")
-        chart(built(influence_figure, r["distance"], r["rnn"], r["attention"], r["ceiling"]),
-              "Gradient norm from each input token to the last position, against distance (log scale). "
-              "The RNN's values stay under its bound; attention's do not fall with distance.",
-              lambda: pd.DataFrame({"distance": r["distance"], "RNN": r["rnn"], "attention": r["attention"],
-                                    "RNN bound": r["ceiling"]}), key="rn_fig_infl")
-        st.markdown(why_it_fades(r, rho, steps))
-
-    if shown >= 3:
-        st.subheader("Path length and parallel steps")
-        seq = core.sequential_steps(length)
-        cols = st.columns(4)
-        cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
-        cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-        cols[2].metric("RNN sequential steps", seq["rnn"])
-        cols[3].metric("attention sequential steps", seq["attention"])
-        lengths, rnn_path, attention_path = data.path_curves()
-        chart(built(path_figure, lengths, rnn_path, attention_path),
-              "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
-              None, key="rn_fig_path")
-        frame.note("comparison")
-
-    if shown >= 4:
-        lstm_section(length, rho, seed, data.rnn_race(length, rho, seed))
+        the_bound(rho, steps, length)
+    if shown >= Step.RACE:
+        the_race(rnn_vs_attention.rnn_race(length, rho, seed), rho, steps)
+    if shown >= Step.PATH:
+        path_length(length, steps)
+    if shown >= Step.LSTM:
+        lstm_section(length, rho, seed, rnn_vs_attention.rnn_race(length, rho, seed))
 
 
-def lstm_section(length: int, rho: float, seed: int, race: dict) -> None:
+def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence, then the fixed-size state against attention on recall."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
     bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, 1.0, 0.5, key="rn_fbias", bind="query-params",
                      help="The forget gate is f = σ(b_f + …): a larger bias holds it nearer 1, so the cell keeps more.")
-    lstm = data.lstm_race(length, bias, seed)
+    lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     cols = st.columns(3)
-    cols[0].metric("RNN: token 1 → last state", f"{race['rnn'][0]:.3g}")
+    cols[0].metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
     cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
-    cols[2].metric("attention: token 1 → last output", f"{race['attention'][0]:.3g}")
-    ratio = lstm[0] / race["rnn"][0] if race["rnn"][0] > 0 else np.inf
+    cols[2].metric("attention: token 1 → last output", f"{race.attention[0]:.3g}")
+    ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
                 f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
                 f"{keep ** (length - 1):.3g}; "
                 f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "
                 + (f"**{ratio:.3g} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
-                   f"**less** than the tanh RNN's {race['rnn'][0]:.3g}, since forget gates this far below 1 fade "
+                   f"**less** than the tanh RNN's {race.rnn[0]:.3g}, since forget gates this far below 1 fade "
                    "faster than the chain." if np.isfinite(ratio) else
                    "the tanh RNN's has underflowed to 0.")
-                + f" Attention's one step keeps {race['attention'][0]:.3g}.")
-    chart(built(lstm_figure, race["distance"], race["rnn"], lstm, race["attention"]),
+                + f" Attention's one step keeps {race.attention[0]:.3g}.")
+    chart(built(lstm_figure, race.distance, race.rnn, lstm, race.attention),
           "Gradient norm from each token to the last position against distance (log scale), on the same random "
           "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
-          lambda: pd.DataFrame({"distance": race["distance"], "RNN": race["rnn"], "LSTM": lstm,
-                                "attention": race["attention"]}), key="rn_fig_lstm")
+          lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm,
+                                "attention": race.attention}), key="rn_fig_lstm")
 
     st.subheader("What gates cannot fix: one fixed-size state")
     frame.note("lstm_state")
     a, b = st.columns(2)
     d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), 32, key="rn_state_d", bind="query-params")
-    k = b.slider("Stored pairs k", 1, data.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
+    k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
-    curve, here = data.recall(d, seed), data.recall_at(d, k, seed)
+    curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     cols = st.columns(4)
     cols[0].metric("LSTM cell (additive): recalled", f"{here.additive[0]:.0%}")
     cols[1].metric(f"best {d} numbers: recalled", f"{here.best_state[0]:.0%}")

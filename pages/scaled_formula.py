@@ -1,20 +1,32 @@
 """The attention equation, step by step: QKᵀ → ÷√dₖ → softmax → ·V on numbers the learner can edit."""
 
+import functools
+
 import numpy as np
 import streamlit as st
 
 import attention_core as core
-from figures.formula import formula_latex, output_figure, stage_figure
+from figures.scaled_formula import formula_latex, output_figure, stage_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
+from ui.steps import Steps
 
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
-STEPS = ["Q Kᵀ compares the query with every key", "Kᵀ lines the keys up as columns",
-         "÷ √dₖ keeps the scores in range", "softmax turns scores into shares", "· V blends the values"]
+
+
+class Step(Steps):
+    """The presenter steps, in order (the step bar shows each label)."""
+
+    SCORES = "Q Kᵀ compares the query with every key"
+    TRANSPOSE = "Kᵀ lines the keys up as columns"
+    SCALE = "÷ √dₖ keeps the scores in range"
+    SOFTMAX = "softmax turns scores into shares"
+    BLEND = "· V blends the values"
+
 
 frame = lesson("scaled_formula")
 frame.header()
@@ -23,7 +35,8 @@ st.subheader("Your query, keys and values")
 inputs = st.container()                 # the fragment below draws Q, K, V and the toggle here, above the steps
 inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
 st.subheader("The formula, read left to right")
-shown = frame.steps(STEPS)
+shown = frame.steps(Step.labels())
+
 
 def anatomy(trace: core.AttentionTrace, term: str, scale: bool) -> str:
     """What one term of the formula does, its shape with the current inputs, and the stage that computes it."""
@@ -61,6 +74,31 @@ def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
                          weight=f"{trace.weights[0].max():.6f}")
 
 
+def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
+    """One stage of the formula: its numbers as a table beside its heatmap, one row per query."""
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown(f"**{number} {name.capitalize()}**")
+        st.caption(how)
+        st.dataframe(table(matrix, q_labels, cols), width="stretch")
+    with right:
+        chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
+              "one column per key." if name != "output" else "Output: one row per query.", None,
+              key=f"sf_fig_{name}")
+
+
+def exact_result(trace: core.AttentionTrace) -> None:
+    """The first query's weights and output to six places, and what rounding the weights first would give."""
+    w, out = trace.weights[0], trace.output[0]
+    st.subheader("The exact result for q1")
+    st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
+                + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
+    rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
+    st.caption("Rounding each weight to four places before blending would give ["
+               + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
+    frame.note("rounding")
+
+
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
 @st.fragment
@@ -92,25 +130,16 @@ def formula(shown: int) -> None:
         if picked:
             st.info(anatomy(trace, picked, scale), icon=":material/touch_app:")
 
-        def stage(number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
-            left, right = st.columns([2, 3])
-            with left:
-                st.markdown(f"**{number} {name.capitalize()}**")
-                st.caption(how)
-                st.dataframe(table(matrix, q_labels, cols), width="stretch")
-            with right:
-                chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
-                      "one column per key." if name != "output" else "Output: one row per query.", None,
-                      key=f"sf_fig_{name}")
+        stage = functools.partial(show_stage, q_labels)
 
         stage("①", "scores", trace.scores, k_labels,
               "Each entry is qᵢ · kⱼ: matching components multiplied, then added.")
-        if shown >= 2:
+        if shown >= Step.TRANSPOSE:
             frame.note("transpose")
-        if shown >= 3:
+        if shown >= Step.SCALE:
             stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
                   if scale else "Scaling is off: these equal the raw scores.")
-        if shown >= 4:
+        if shown >= Step.SOFTMAX:
             # The exercise asks for the first key's weight: asking for the top key's would name the answer
             # to the prediction below it.
             frame.exercise("top_weight", answer=float(trace.weights[0][0]), key=k_labels[0],
@@ -120,7 +149,7 @@ def formula(shown: int) -> None:
                 st.caption("Make your prediction to see the weights and the output.")
             else:
                 stage("③", "weights", trace.weights, k_labels, "exp of each scaled score over the row's total.")
-        if shown >= 5 and frame.revealed("top_key"):
+        if shown >= Step.BLEND and frame.revealed("top_key"):
             left, right = st.columns([2, 3])
             d_labels = [f"d{j + 1}" for j in range(d_v)]
             with left:
@@ -131,14 +160,7 @@ def formula(shown: int) -> None:
                 chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                       "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
                       lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="sf_fig_output")
-            w, out = trace.weights[0], trace.output[0]
-            st.subheader("The exact result for q1")
-            st.markdown("Weights: " + ", ".join(f"α{j + 1} = **{a:.6f}**" for j, a in enumerate(w))
-                        + f" (sum {w.sum():.6f}).  \nOutput: **[" + ", ".join(f"{o:.6f}" for o in out) + "]**.")
-            rounded = core.output_with_rounded_weights(w, trace.V, decimals=4)
-            st.caption("Rounding each weight to four places before blending would give ["
-                       + ", ".join(f"{r:.4f}" for r in rounded) + "] instead.")
-            frame.note("rounding")
+            exact_result(trace)
 
 
 formula(shown)

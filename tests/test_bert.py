@@ -159,10 +159,6 @@ def test_same_word_gets_different_vectors_in_different_contexts(model):
     assert cos < cos0                          # context pulls the two "bank"s apart layer by layer
 
 
-def test_load_model_is_cached():
-    assert load_model() is load_model()
-
-
 # --- erf and GELU against math.erf ------------------------------------------------------------------
 
 def test_erf_matches_math_erf_on_a_dense_grid():

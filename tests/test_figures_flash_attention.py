@@ -5,7 +5,7 @@ import numpy as np
 from attention_core import flash_attention, scores_seen
 from figures import palette
 from figures.flash_attention import block_figure, running_figure, tile_grid_figure, traffic_figure
-from figures.rnn import FLOOR, lstm_figure, recall_figure
+from figures.rnn_vs_attention import FLOOR, lstm_figure, recall_figure
 
 
 def test_tile_grid_shows_only_the_blocks_done_and_outlines_the_current_one():

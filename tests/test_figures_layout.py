@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from figures._layout import LEGEND_ROW, MARGIN, figure, text_px, wrapped
-from figures.lookup import scores_and_weights
+from figures.queries_keys_values import scores_and_weights
 
 LINE = {"type": "scatter", "x": [0, 1], "y": [0, 1]}
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from attention_core import histogram_density, normal_pdf, sigmoid, sigmoid_slope
 from figures import palette
-from figures.variance import histogram_figure, saturation_figure, sweep_figure, weights_figure
+from figures.sqrt_dk import histogram_figure, saturation_figure, sweep_figure, weights_figure
 
 
 def test_histogram_sends_bins_not_samples_and_overlays_the_curve():

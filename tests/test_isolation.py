@@ -230,8 +230,8 @@ PROCESS_WIDE = {
     "attention_core/_blas.py:58: 'global _users, _saved_threads' rebinds module state",
     # Streamlit's switch for old-style pages/ apps is a property of the server process; ui/entry.py turns it
     # off so that deep links run through app.py (see its docstring). No session's data is involved.
-    "ui/entry.py:28: writes into imported, shared state: PagesManager.uses_pages_directory",
-    "ui/entry.py:40: writes into imported, shared state: PagesManager.uses_pages_directory",
+    "ui/entry.py:36: writes into imported, shared state: PagesManager.uses_pages_directory",
+    "ui/entry.py:48: writes into imported, shared state: PagesManager.uses_pages_directory",
 }
 
 

@@ -13,7 +13,9 @@ import threading
 import numpy as np
 import pytest
 
-from ui import charts, data
+import attention_core as core
+from ui import charts, models
+from ui.lessons import polysemy, real_model_lab, rnn_vs_attention, sqrt_dk
 from ui.lru import ByteLRU, deep_size
 
 MB = 2**20
@@ -68,15 +70,21 @@ def test_deep_size_counts_arrays_and_strings():
 
 
 def test_lab_runs_are_float32_weights_only_and_the_budget_holds_long_sentences():
-    run = data.minilm().attention_run("word " * 200)               # 128 tokens, the longest
+    run = models.minilm().attention_run("word " * 200)               # 128 tokens, the longest
     assert run.attentions.dtype == np.float32 and not hasattr(run, "hidden_states")
     assert run.nbytes < 5 * MB
-    assert data.LAB_RUNS_MAX_BYTES // run.nbytes >= 8, "a class's long sentences: at least eight kept"
-    assert data.LAB_RUNS_MAX_BYTES <= 40 * MB
+    assert models.LAB_RUNS_MAX_BYTES // run.nbytes >= 8, "a class's long sentences: at least eight kept"
+    assert models.LAB_RUNS_MAX_BYTES <= 40 * MB
+
+
+def test_the_model_and_glove_are_each_cached_once_by_the_app():
+    assert models.minilm() is models.minilm() and models.glove() is models.glove()
+    # the core only loads: a second cache there would hold a second reference under another bound
+    assert not hasattr(core.load_model, "cache_info") and not hasattr(core.load_glove, "cache_info")
 
 
 def test_encode_is_shared_not_copied():
-    assert data.encode("The bank of the river") is data.encode("The bank of the river")
+    assert models.encode("The bank of the river") is models.encode("The bank of the river")
 
 
 def _pickled(value) -> int:
@@ -85,23 +93,24 @@ def _pickled(value) -> int:
 
 # (cache, its largest entry made from the inputs that make it biggest): cache_data keeps entries pickled.
 WORST = {
-    "sense_experiment": lambda: data.sense_experiment(4096, 9999),
-    "rnn_race": lambda: data.rnn_race(500, 1.5, 10_000),
-    "sqrt_dk_numbers": lambda: data.sqrt_dk_numbers(1024, 10_000),
-    "softmax_sweep_by_seed": lambda: data.softmax_sweep_by_seed(10_000),
-    "glove_nearest": lambda: data.glove_nearest("bank", 10),
-    "layer_experiment": lambda: data.layer_experiment(
-        "bank", tuple(("bank " * 40 + f"{n} " + "river " * 100)[:3000 // 6] for n in range(6))),
-    "reference_stacks": lambda: data.reference_stacks("bank"),
+    "sense_experiment": (polysemy.sense_experiment, (4096, 9999)),
+    "rnn_race": (rnn_vs_attention.rnn_race, (500, 1.5, 10_000)),
+    "sqrt_dk_numbers": (sqrt_dk.sqrt_dk_numbers, (1024, 10_000)),
+    "softmax_sweep_by_seed": (sqrt_dk.softmax_sweep_by_seed, (10_000,)),
+    "glove_nearest": (models.glove_nearest, ("bank", 10)),
+    "layer_experiment": (real_model_lab.layer_experiment, (
+        "bank", tuple(("bank " * 40 + f"{n} " + "river " * 100)[:3000 // 6] for n in range(6)))),
+    "reference_stacks": (real_model_lab.reference_stacks, ("bank",)),
 }
 
 
 @pytest.mark.parametrize("name", sorted(WORST))
 def test_each_cache_data_entry_is_small_enough_that_entries_times_size_is_bounded(name):
-    size = _pickled(WORST[name]())
-    max_entries = getattr(data, name)._info.max_entries          # as declared in ui/data.py
+    cached, args = WORST[name]
+    size = _pickled(cached(*args))
+    max_entries = cached._info.max_entries                       # as declared in its ui/lessons module
     assert max_entries and max_entries * size <= 16 * MB, f"{name}: {max_entries} × {size:,} bytes"
 
 
 def test_the_byte_bounded_caches_add_up_to_a_budget():
-    assert data.LAB_RUNS_MAX_BYTES + charts.FIGURES_MAX_BYTES <= 128 * MB
+    assert models.LAB_RUNS_MAX_BYTES + charts.FIGURES_MAX_BYTES <= 128 * MB

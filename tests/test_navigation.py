@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import json
 import streamlit as st
-from ui import entry
+from ui import navigation
 
-entry._page_templates.cache_clear()
-first, second = entry.navigation_pages(), entry.navigation_pages()
+navigation._page_templates.cache_clear()
+first, second = navigation.navigation_pages(), navigation.navigation_pages()
 pages = [p for name in first for p in first[name]]
 again = [p for name in second for p in second[name]]
 st.text(json.dumps({
@@ -26,7 +26,7 @@ st.text(json.dumps({
     "defaults": [p._default for p in pages],
     "same_files": [str(a._page) == str(b._page) and a.url_path == b.url_path for a, b in zip(pages, again)],
     "shared": sum(a is b for a, b in zip(pages, again)),
-    "made": entry._page_templates.cache_info().misses,
+    "made": navigation._page_templates.cache_info().misses,
 }))
 """
 

@@ -14,7 +14,7 @@ PAGE = "flash_attention"
 
 def scores(at):
     """The page's example scores, made by the plain formula from the same seeded draw (the page's recipe)."""
-    from ui.data import FLASH_D_K
+    from ui.lessons.flash_attention import D_K as FLASH_D_K
 
     length, spread, seed = (at.session_state[k] for k in ("fa_tokens", "fa_spread", "fa_seed"))
     rng = np.random.default_rng([seed, length])

@@ -8,6 +8,7 @@ import pytest
 
 import attention_core as core
 from devtools.apptest import feedback_follows_the_marked_answer, figure, metrics, open_page, texts
+from ui import models
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets/data/multi_head.toml").read_text())
 X = np.array([t["embedding"] for t in DATA["tokens"]])
@@ -116,7 +117,7 @@ def test_w_o_mixing_matches_the_product():
 
 
 def run_of(text):
-    return core.load_model().run(text)
+    return models.minilm().run(text)           # the app's one cached copy
 
 
 def test_the_real_layer_counts_the_heads_from_the_models_own_weights():

@@ -64,7 +64,7 @@ def test_the_real_rnn_fading_is_explained_from_its_own_jacobians():
     import numpy as np
 
     import attention_core as core
-    from ui import data
+    from ui.lessons import rnn_vs_attention as data
 
     at = revealed()
     at.slider(key="rn_rho").set_value(1.5).run()
@@ -106,7 +106,7 @@ def test_check_gives_feedback_on_every_option_and_success_only_on_the_marked_one
 
 
 def test_the_race_numbers_match_the_cached_run_once_their_expander_opens():
-    from ui import data
+    from ui.lessons import rnn_vs_attention as data
 
     at = open_page("rnn_vs_attention")
     at.session_state["rn_fig_infl__numbers"] = True       # what opening "Show the numbers" sets
@@ -116,4 +116,4 @@ def test_the_race_numbers_match_the_cached_run_once_their_expander_opens():
     assert list(table.columns) == ["distance", "RNN", "attention", "RNN bound"] and len(table) == length
     for column, name in (("distance", "distance"), ("RNN", "rnn"), ("attention", "attention"),
                          ("RNN bound", "ceiling")):
-        assert table[column].to_numpy() == pytest.approx(race[name])
+        assert table[column].to_numpy() == pytest.approx(getattr(race, name))

@@ -64,7 +64,7 @@ def test_check_gives_feedback_on_every_option_and_success_only_on_the_marked_one
 
 
 def test_the_tables_are_made_from_the_cached_numbers_once_opened():
-    from ui import data
+    from ui.lessons import sqrt_dk as data
 
     at = revealed()
     assert not at.dataframe                                 # closed expanders send no table
@@ -74,8 +74,8 @@ def test_the_tables_are_made_from_the_cached_numbers_once_opened():
     hist, sweep = (t.value for t in at.dataframe)
     d_k, seed = at.session_state["sd_dk"], at.session_state["sd_seed"]
     numbers = data.sqrt_dk_numbers.__wrapped__(d_k, seed)   # the computation itself, not Streamlit's cache
-    assert hist["count"].to_numpy() == pytest.approx(numbers["h_raw"].count)
-    assert hist["density"].to_numpy() == pytest.approx(numbers["h_raw"].density)
+    assert hist["count"].to_numpy() == pytest.approx(numbers.h_raw.count)
+    assert hist["density"].to_numpy() == pytest.approx(numbers.h_raw.density)
     sw = data.softmax_sweep_by_seed.__wrapped__(seed)
     assert sweep["dₖ"].to_numpy() == pytest.approx(sw.d_k)
     assert sweep["gradient norm scaled"].to_numpy() == pytest.approx(sw.grad_norm_scaled)

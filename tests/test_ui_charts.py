@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 from hypothesis.extra import numpy as hnp
 
-from figures.variance import weights_figure
+from figures.sqrt_dk import weights_figure
 from ui.charts import built, fingerprint, sealed
 
 

@@ -1,9 +1,10 @@
-"""ui.data.fixed_table: a table that never changes, made once per process and kept as Arrow."""
+"""ui.tables.fixed_table: a table that never changes, made once per process and kept as Arrow."""
 
 import pandas as pd
 import pyarrow as pa
 
-from ui import data
+from ui.lessons import queries_keys_values
+from ui.tables import fixed_table
 
 
 def test_a_fixed_table_is_made_once_and_holds_exactly_the_frame():
@@ -14,16 +15,16 @@ def test_a_fixed_table_is_made_once_and_holds_exactly_the_frame():
         calls.append(1)
         return frame
 
-    first = data.fixed_table("test_fixed_table_once", make)
-    again = data.fixed_table("test_fixed_table_once", make)
+    first = fixed_table("test_fixed_table_once", make)
+    again = fixed_table("test_fixed_table_once", make)
     assert first is again and len(calls) == 1
     assert isinstance(first, pa.Table)
     pd.testing.assert_frame_equal(first.to_pandas(), frame)          # index and values survive the trip
 
 
 def test_the_video_library_is_shared_read_only():
-    library = data.video_library(str(data.VIDEO_LIBRARY))
-    assert library is data.video_library(str(data.VIDEO_LIBRARY))
-    assert not library["K"].flags.writeable and not library["V"].flags.writeable
-    shown = library["shown"].to_pandas()
-    assert list(shown.index) == library["titles"] and shown.shape[0] == library["K"].shape[0]
+    library = queries_keys_values.video_library()
+    assert library is queries_keys_values.video_library()
+    assert not library.K.flags.writeable and not library.V.flags.writeable
+    shown = library.shown.to_pandas()
+    assert list(shown.index) == library.titles and shown.shape[0] == library.K.shape[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,10 +92,15 @@ def test_encode_rejects_non_text():
         WordPieceTokenizer(TOY).encode(None)
 
 
+@functools.cache
+def _tokenizer() -> WordPieceTokenizer:
+    return load_model().tokenizer                 # loaded once for all the examples below
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(min_size=1, max_size=300))
 def test_any_text_encodes_or_raises_value_error(text):
-    tok = load_model().tokenizer
+    tok = _tokenizer()
     try:
         enc = tok.encode(text)
     except ValueError:

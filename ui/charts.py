@@ -17,7 +17,7 @@ from ui import present
 from ui.lru import ByteLRU, deep_size
 
 # A figure counts twice its JSON-ready dict: Plotly's own validated copy plus the sealed dict (see sealed()).
-# 64 MB and 256 figures: every lesson's fixed figures many times over, and twenty 128-token heatmaps.
+# The budget holds every lesson's fixed figures many times over, and twenty 128-token heatmaps.
 FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 64 * 2**20, 256
 FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()))
 
@@ -44,8 +44,8 @@ def fingerprint(value: object) -> str:
 
     Arrays by dtype, shape and bytes; numbers by their exact repr; containers and dataclasses by their
     parts, tagged with the type, so (1,) and [1] or two dataclasses with equal fields differ. Streamlit's
-    own hasher walks a list item by item through its generic machinery (about 1 ms for a figure's
-    inputs); this takes tens of microseconds. Any other type is refused rather than guessed at.
+    own hasher walks a list item by item through its generic machinery; this hashes arrays as bytes, many
+    times faster (docs/PERFORMANCE.md). Any other type is refused rather than guessed at.
     """
     h = hashlib.blake2b(digest_size=16)
     _feed(h, value)
@@ -84,7 +84,7 @@ def sealed(fig: go.Figure) -> go.Figure:
     """``fig``, with its JSON-ready dict made now and handed out from then on.
 
     st.plotly_chart asks the figure for ``to_dict()`` on every rerun: a deep copy of every trace and a
-    base64 pass over its arrays (0.5–5 ms a chart). A figure shared through built() never changes, so
+    base64 pass over its arrays, on every chart. A figure shared through built() never changes, so
     the dict is made once. Plotly's own methods still work on the figure; a change made after sealing
     would not reach the page, which is why shared figures are copied, never changed (see chart()).
     """

@@ -1,7 +1,7 @@
 """A cache bounded in bytes as well as in entries, shared by every session.
 
 ``st.cache_data`` and ``st.cache_resource`` bound a cache by its number of entries only, and one lab run
-at 128 tokens holds 6 MB while one at 12 holds 45 KB: no entry count fits both. This cache is given a
+at 128 tokens holds about a hundred times one at 12: no entry count fits both. This cache is given a
 byte budget and a ``size`` function, and drops the least recently used entries until both bounds hold.
 Shared like ``st.cache_resource``: values are handed out as they are, never copied, so everything stored
 must be immutable (frozen dataclasses of read-only arrays and tuples, sealed figures). It also sits outside

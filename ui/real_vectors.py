@@ -5,52 +5,29 @@ pages/polysemy.py calls ``render_real_vectors()`` once; the word list is in asse
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
 import pandas as pd
 import streamlit as st
 
-import attention_core as core
-from figures.glove import glove_pca_figure
+from figures.polysemy import glove_pca_figure
 from ui.charts import built, chart
 from ui.content import fill
-from ui.data import glove, glove_nearest
-
-VOCAB_FILE = Path(__file__).resolve().parent.parent / "assets" / "vocab" / "real_vectors.toml"
-
-
-def load_word_groups(path: Path = VOCAB_FILE) -> tuple[str, str, dict[str, list[str]]]:
-    """(title, ambiguous group's word, {group: words}) from the asset file."""
-    raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    return raw["title"], raw["ambiguous"], {g: list(ws) for g, ws in raw["groups"].items()}
-
-
-@st.cache_data(max_entries=4, show_spinner=False)
-def _map(path: str) -> dict:
-    title, ambiguous, groups = load_word_groups(Path(path))
-    words = [w for ws in groups.values() for w in ws]
-    group_of = {w: g for g, ws in groups.items() for w in ws}
-    found, coords, missing = core.static_map(glove(), words)
-    return {"title": title, "ambiguous": ambiguous, "words": found, "coords": coords, "missing": missing,
-            "groups": [group_of[w] for w in found],
-            "neighbours": glove_nearest(ambiguous, 10) if ambiguous in glove() else []}
+from ui.lessons import polysemy
 
 
 def render_real_vectors(intro: str, key: str = "pl_real") -> None:
     """Draw the section: the lesson's ``intro`` (``{ambiguous}`` is filled in), the map, its numbers, and
     the ambiguous word's ten nearest GloVe words."""
-    m = _map(str(VOCAB_FILE))
+    m = polysemy.real_vectors()
     st.subheader("With real vectors")
-    st.markdown(fill(intro.strip(), ambiguous=m["ambiguous"]))
-    chart(built(glove_pca_figure, m["words"], m["coords"], m["groups"], m["title"], ambiguous="ambiguous"),
-          f"GloVe 6B 50-d vectors of {len(m['words'])} words projected on their first two principal axes; "
-          f"the star is '{m['ambiguous']}'.",
-          lambda: pd.DataFrame({"word": m["words"], "group": m["groups"], "axis 1": m["coords"][:, 0].round(3),
-                        "axis 2": m["coords"][:, 1].round(3)}), key=f"{key}_map")
-    if m["neighbours"]:
-        st.caption(f"The ten nearest of all 50,000 GloVe words to '{m['ambiguous']}': "
-                   + ", ".join(f"{w} ({c:.2f})" for w, c in m["neighbours"])
+    st.markdown(fill(intro.strip(), ambiguous=m.ambiguous))
+    chart(built(glove_pca_figure, m.words, m.coords, m.groups, m.title, ambiguous="ambiguous"),
+          f"GloVe 6B 50-d vectors of {len(m.words)} words projected on their first two principal axes; "
+          f"the star is '{m.ambiguous}'.",
+          lambda: pd.DataFrame({"word": m.words, "group": m.groups, "axis 1": m.coords[:, 0].round(3),
+                        "axis 2": m.coords[:, 1].round(3)}), key=f"{key}_map")
+    if m.neighbours:
+        st.caption(f"The ten nearest of all 50,000 GloVe words to '{m.ambiguous}': "
+                   + ", ".join(f"{w} ({c:.2f})" for w, c in m.neighbours)
                    + ". The single vector leans towards the sense the training text used most.")
-    if m["missing"]:
-        st.caption("Not in the GloVe vocabulary, so left off the map: " + ", ".join(m["missing"]) + ".")
+    if m.missing:
+        st.caption("Not in the GloVe vocabulary, so left off the map: " + ", ".join(m.missing) + ".")

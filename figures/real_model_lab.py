@@ -40,7 +40,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     The colour scale runs from 0 to the largest weight shown: over 128 tokens a weight of 0.1 is a lot,
     and a fixed 0–1 scale would wash it out.
 
-    Compact for the wire (at 128 tokens the whole figure is about 90 KB, not 360): the weights go as one
+    Compact for the wire (a quarter of the naive figure's size; docs/PERFORMANCE.md): the weights go as one
     float32 array (Plotly sends it as binary), and the hover reads each cell's token pair from the axes'
     own categories ("3: bank") rather than from a per-cell copy of both labels."""
     weights = np.asarray(weights, dtype=np.float32)

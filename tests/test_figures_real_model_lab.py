@@ -9,9 +9,9 @@ import pytest
 
 import attention_core as core
 from figures import palette
-from figures.glove import glove_pca_figure
-from figures.lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
-from ui.real_vectors import load_word_groups
+from figures.polysemy import glove_pca_figure
+from figures.real_model_lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
+from ui.lessons.polysemy import load_word_groups
 
 TOKENS = ["[CLS]", "the", "<script>", "the", "&", "[SEP]"]
 

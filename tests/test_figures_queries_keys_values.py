@@ -3,7 +3,7 @@
 import numpy as np
 
 from figures import palette
-from figures.lookup import output_bars, scores_and_weights, self_attention_heatmap
+from figures.queries_keys_values import output_bars, scores_and_weights, self_attention_heatmap
 
 TITLES = ["chain", "tap", "bread"]
 

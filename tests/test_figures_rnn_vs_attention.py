@@ -4,7 +4,7 @@ import numpy as np
 
 from attention_core import gradient_bound
 from figures import palette
-from figures.rnn import FLOOR, MARKED, bound_figure, influence_figure, path_figure
+from figures.rnn_vs_attention import FLOOR, MARKED, bound_figure, influence_figure, path_figure
 
 
 def test_bound_figure_is_log_scaled_and_floors_underflow():

@@ -72,10 +72,6 @@ def test_temperature_limits():
     assert core.contextualize(x, X, 0.05).entropy < core.contextualize(x, X, 2.0).entropy
 
 
-def test_distance_gap_closed_form():
-    assert core.distance_gap([0, 0], [3, 4], [0, 1]) == pytest.approx(4.0)
-
-
 @pytest.mark.parametrize("d", [64, 1024, 4096])
 def test_static_point_stays_halfway_at_any_dimension(d):
     run = core.sense_experiment(d, np.random.default_rng(7))

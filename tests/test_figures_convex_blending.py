@@ -4,7 +4,7 @@ import numpy as np
 
 import attention_core as core
 from figures import palette
-from figures.blending import hull_figure, simplex_figure, weight_bars
+from figures.convex_blending import hull_figure, simplex_figure, weight_bars
 
 X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])
 LABELS = ["river", "bank", "muddy"]

@@ -3,7 +3,7 @@
 import numpy as np
 
 from figures import palette
-from figures.learned import rank_figure, score_heatmap, singular_values_figure
+from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
 
 
 def test_heatmap_keeps_rows_as_queries_and_is_centred_on_zero():

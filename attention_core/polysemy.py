@@ -52,12 +52,6 @@ def contextualize(x: object, X: object, temperature: float = 1.0) -> ContextTrac
     return ContextTrace(x=x, X=X, scores=scores, weights=weights, z=weights @ X)
 
 
-def distance_gap(point: object, a: object, b: object) -> float:
-    """| ‖point − a‖ − ‖point − b‖ |: how much nearer the point is to one of two vectors."""
-    p = as_vector(point, "point")
-    return float(abs(np.linalg.norm(p - as_vector(a, "a", len(p))) - np.linalg.norm(p - as_vector(b, "b", len(p)))))
-
-
 @dataclass(frozen=True)
 class SenseExperiment:
     """Averages over trials, in d dimensions, of the distances from one static vector to two senses.

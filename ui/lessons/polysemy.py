@@ -1,0 +1,81 @@
+"""The polysemy page's cached computations: its 2-D vocabulary and the high-dimension sense experiment."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import attention_core as core
+from ui.models import glove, glove_nearest
+
+VOCAB_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "polysemy_2d.csv"
+REAL_VECTORS_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "real_vectors.toml"
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """The 2-D vocabulary: every word (senses included) with its point, group and label place."""
+
+    all: list[str]                      # every row's word, in file order
+    X: np.ndarray                       # [n, 2] their points
+    groups: list[str]                   # each row's group ("river", "finance", "sense", …)
+    places: list[str]                   # each row's label position
+    coords: dict[str, np.ndarray]       # word → [2]
+    group_of: dict[str, str]            # word → group
+    senses: np.ndarray                  # [2, 2] the two senses' points
+    words: list[str]                    # the words a learner can pick (no senses)
+
+
+@st.cache_data(max_entries=1)
+def vocab() -> Vocab:
+    """The vocabulary as the page uses it: plain lists and arrays taken out of the CSV once, so a rerun
+    neither unpickles a DataFrame nor indexes one word at a time."""
+    table = pd.read_csv(VOCAB_FILE, comment="#", skipinitialspace=True).set_index("word")
+    X, groups = table[["x", "y"]].to_numpy(dtype=float), list(table["group"])
+    return Vocab(all=list(table.index), X=X, groups=groups, places=list(table["label"]),
+                 coords=dict(zip(table.index, X, strict=True)),
+                 group_of=dict(zip(table.index, groups, strict=True)),
+                 senses=X[[g == "sense" for g in groups]],
+                 words=[w for w, g in zip(table.index, groups, strict=True) if g != "sense"])
+
+
+@st.cache_data(max_entries=64)
+def sense_experiment(d: int, seed: int) -> core.SenseExperiment:
+    """One cached run per (d, seed); the seed and d together fix the random draw."""
+    return core.sense_experiment(d, np.random.default_rng([seed, d]))
+
+
+def load_word_groups(path: Path = REAL_VECTORS_FILE) -> tuple[str, str, dict[str, list[str]]]:
+    """(title, ambiguous group's word, {group: words}) from the asset file."""
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    return raw["title"], raw["ambiguous"], {g: list(ws) for g, ws in raw["groups"].items()}
+
+
+@dataclass(frozen=True)
+class RealVectors:
+    """The "with real vectors" section's map: GloVe words on their first two principal axes."""
+
+    title: str
+    ambiguous: str                      # the word with two senses, drawn as a star
+    words: list[str]                    # the listed words GloVe has
+    coords: np.ndarray                  # [len(words), 2] their PCA coordinates
+    missing: list[str]                  # the listed words GloVe lacks
+    groups: list[str]                   # each found word's group
+    neighbours: list[tuple[str, float]]  # the ambiguous word's ten nearest GloVe words, with cosines
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def real_vectors() -> RealVectors:
+    """The word list of assets/vocab/real_vectors.toml placed by GloVe's PCA, once per process."""
+    title, ambiguous, groups = load_word_groups()
+    words = [w for ws in groups.values() for w in ws]
+    group_of = {w: g for g, ws in groups.items() for w in ws}
+    found, coords, missing = core.static_map(glove(), words)
+    return RealVectors(title=title, ambiguous=ambiguous, words=found, coords=coords, missing=missing,
+                       groups=[group_of[w] for w in found],
+                       neighbours=glove_nearest(ambiguous, 10) if ambiguous in glove() else [])

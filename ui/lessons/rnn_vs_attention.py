@@ -1,0 +1,85 @@
+"""The RNN-versus-attention page's cached computations: the influence race, the LSTM, recall and path length."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import attention_core as core
+
+HIDDEN, D_IN, D_K = 16, 4, 8                              # the race's RNN and attention head
+
+
+@dataclass(frozen=True)
+class Race:
+    """How much of each token reaches the end, through the RNN and through attention. Each [T]."""
+
+    rnn: np.ndarray                     # ‖∂h_T/∂x_j‖ of the tanh RNN
+    attention: np.ndarray               # ‖∂z_T/∂x_j‖ of one attention head
+    distance: np.ndarray                # T − 1 − j: steps from token j to the end
+    ceiling: np.ndarray                 # the RNN's bound ρ^distance · ‖W_xh‖
+    factors: core.ChainFactors          # the chain's per-step factors
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def rnn_race(length: int, rho: float, seed: int) -> Race:
+    """One random sequence read by a tanh RNN with ‖W_hh‖ = rho and by one attention head (data only: a cached
+    figure would be pickled and rebuilt on every hit; the page builds it through ui.charts.built)."""
+    rng = np.random.default_rng(seed)
+    rnn = core.random_rnn(HIDDEN, D_IN, rho, rng)
+    head = core.random_head(D_IN, D_K, rng)
+    X = rng.standard_normal((length, D_IN))               # [T, d_in]
+    distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
+    ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
+    return Race(rnn=core.input_influence(rnn, X), attention=core.attention_input_influence(head, X),
+                distance=distance, ceiling=ceiling, factors=core.chain_factors(rnn, X))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lstm_race(length: int, forget_bias: float, seed: int) -> np.ndarray:
+    """‖∂(h_T, c_T)/∂x_j‖ of a random LSTM (forget-gate bias ``forget_bias``) reading the race's sequence: [T].
+
+    The same inputs as rnn_race (its generator is replayed to the point where it draws X)."""
+    rng = np.random.default_rng(seed)
+    core.random_rnn(HIDDEN, D_IN, 1.0, rng)               # replay rnn_race's draws (their sizes do not depend
+    core.random_head(D_IN, D_K, rng)                      # on its spectral norm), so X is the same sequence
+    X = rng.standard_normal((length, D_IN))
+    lstm = core.random_lstm(HIDDEN, D_IN, forget_bias, np.random.default_rng([seed, 1]))
+    return core.lstm_input_influence(lstm, X)
+
+
+RECALL_MAX = 512                                          # pairs drawn once per (d, seed); every k uses the first k
+RECALL_TRIALS = 6                                         # draws averaged, so one unlucky draw does not make a bump
+RECALL_GRID = tuple(int(k) for k in np.unique(np.round(np.geomspace(1, RECALL_MAX, 28))))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def recall(d: int, seed: int) -> core.RecallCurve:
+    """Recall accuracy against k on a fixed grid of k, for a state of d numbers and for attention."""
+    return core.recall_curve(d, RECALL_GRID, np.random.default_rng([seed, d]), draw=RECALL_MAX,
+                             trials=RECALL_TRIALS)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def recall_at(d: int, k: int, seed: int) -> core.RecallCurve:
+    """The same draws as recall(d, seed), at one k."""
+    return core.recall_curve(d, [k], np.random.default_rng([seed, d]), draw=RECALL_MAX, trials=RECALL_TRIALS)
+
+
+@dataclass(frozen=True)
+class PathCurves:
+    """Path length from token 1 to token N, for N = 2 … 500. Each [499]."""
+
+    lengths: np.ndarray                 # N
+    rnn: np.ndarray                     # steps through the chain
+    attention: np.ndarray               # steps through attention
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def path_curves() -> PathCurves:
+    """Path length from token 1 to token N through the chain and through attention, for N = 2 … 500."""
+    lengths = np.arange(2, 501)
+    paths = [core.path_lengths(n) for n in lengths]
+    return PathCurves(lengths, np.array([p["rnn"] for p in paths]), np.array([p["attention"] for p in paths]))
