@@ -6,33 +6,23 @@ from __future__ import annotations
 import inspect
 from types import SimpleNamespace
 
-import pytest
 from streamlit.proto.ClientState_pb2 import ClientState
 
 from ui import wake
 
 
-@pytest.fixture
-def registry(monkeypatch):
-    monkeypatch.setattr(wake, "_rooms", {})
-    monkeypatch.setattr(wake, "_session_room", {})
-    current = {"sid": "s1"}
-    monkeypatch.setattr(wake, "_session_id", lambda: current["sid"])
-    return current
-
-
-def test_a_session_follows_one_room_at_a_time_and_forgets_it(registry):
-    wake.follow("AAAAAA")
-    wake.follow("AAAAAA")
-    registry["sid"] = "s2"
-    wake.follow("AAAAAA")
-    assert wake.followers("AAAAAA") == 2
-    wake.follow("BBBBBB")                                   # s2 moves to another room
-    assert (wake.followers("AAAAAA"), wake.followers("BBBBBB")) == (1, 1)
-    wake.forget()
-    registry["sid"] = "s1"
-    wake.forget()
-    assert wake._rooms == {} and wake._session_room == {}
+def test_a_session_follows_one_room_at_a_time_and_forgets_it():
+    f = wake.Followers()
+    f.follow("AAAAAA", "s1")
+    f.follow("AAAAAA", "s1")
+    f.follow("AAAAAA", "s2")
+    assert f.count("AAAAAA") == 2
+    f.follow("BBBBBB", "s2")                               # s2 moves to another room
+    assert (f.count("AAAAAA"), f.count("BBBBBB")) == (1, 1)
+    f.forget("s2")
+    f.forget("s1")
+    f.forget("never-followed")
+    assert f._rooms == {} and f._session_room == {}
 
 
 class FakeSession:
@@ -63,28 +53,30 @@ def _last_run(fragment_id: str = "") -> ClientState:
     return state
 
 
-def test_a_wake_reruns_each_live_follower_page_without_replaying_a_button(registry, monkeypatch):
+def test_a_wake_reruns_each_live_follower_page_without_replaying_a_button(monkeypatch):
     live = FakeSession(_last_run(fragment_id="tick-fragment"))
     _runtime(monkeypatch, {"s1": live})
-    wake.follow("AAAAAA")
-    registry["sid"] = "gone"
-    wake.follow("AAAAAA")
-    assert wake.wake("AAAAAA") == 1
-    assert wake.followers("AAAAAA") == 1                    # the session that left was dropped
+    f = wake.Followers()
+    f.follow("AAAAAA", "s1")
+    f.follow("AAAAAA", "gone")
+    assert f.wake("AAAAAA") == 1
+    assert f.count("AAAAAA") == 1                            # the session that left was dropped
     (asked,) = live.asked
     assert asked.fragment_id == "" and asked.page_script_hash == "abc" and asked.page_name == "sqrt_dk"
     assert [w.id for w in asked.widget_states.widgets] == ["slider"]
     assert live._client_state.widget_states.widgets[1].trigger_value    # the session's own state is untouched
 
 
-def test_a_room_nobody_here_follows_wakes_nobody(registry, monkeypatch):
+def test_a_room_nobody_here_follows_wakes_nobody(monkeypatch):
     _runtime(monkeypatch, {})
-    assert wake.wake("CCCCCC") == 0
+    assert wake.Followers().wake("CCCCCC") == 0
 
 
-def test_without_a_server_a_wake_does_nothing(registry):
-    wake.follow("AAAAAA")
-    assert wake.wake("AAAAAA") == 0                          # no Streamlit runtime in a plain test process
+def test_without_a_server_a_wake_does_nothing():
+    f = wake.Followers()
+    f.follow("AAAAAA", "s1")
+    assert f.wake("AAAAAA") == 0                             # no Streamlit runtime in a plain test process
+    assert f.count("AAAAAA") == 1
 
 
 def test_the_streamlit_internals_a_wake_uses_are_still_there():

@@ -286,13 +286,14 @@ def _changed(code: str) -> None:
         wake.wake(code)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
 def _listening() -> bool:
-    """Once per process, for a store shared between replicas: wake local followers of any changed room."""
+    """Once per process, for a store shared between replicas: wake local followers of any changed room
+    (the listener thread holds the registry itself: it runs outside any script run)."""
     listen = getattr(room_store(), "listen", None)
     if listen is None:
         return False
-    listen(wake.wake)
+    listen(wake.followers().wake)
     return True
 
 

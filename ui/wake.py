@@ -17,10 +17,74 @@ from __future__ import annotations
 import logging
 import threading
 
+import streamlit as st
+
 _LOGGER = logging.getLogger(__name__)
-_lock = threading.Lock()
-_rooms: dict[str, set[str]] = {}          # room code -> ids of this process's sessions following it
-_session_room: dict[str, str] = {}        # session id -> the room it follows (one at a time)
+
+
+class Followers:
+    """Which of this process's sessions follow which room (each session one room at a time)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rooms: dict[str, set[str]] = {}          # room code -> session ids
+        self._session_room: dict[str, str] = {}        # session id -> room code
+
+    def follow(self, code: str, sid: str) -> None:
+        with self._lock:
+            old = self._session_room.get(sid)
+            if old == code:
+                return
+            if old is not None:
+                self._rooms.get(old, set()).discard(sid)
+            self._session_room[sid] = code
+            self._rooms.setdefault(code, set()).add(sid)
+
+    def forget(self, sid: str) -> None:
+        with self._lock:
+            code = self._session_room.pop(sid, None)
+            if code is not None:
+                members = self._rooms.get(code, set())
+                members.discard(sid)
+                if not members:
+                    self._rooms.pop(code, None)
+
+    def count(self, code: str) -> int:
+        with self._lock:
+            return len(self._rooms.get(code, ()))
+
+    def wake(self, code: str) -> int:
+        """Ask every live local session following ``code`` to rerun now; returns how many were asked.
+        Sessions that have gone (their browser left) are dropped here. Never raises."""
+        with self._lock:
+            ids = list(self._rooms.get(code, ()))
+        if not ids:
+            return 0
+        try:
+            from streamlit import runtime
+
+            if not runtime.exists():
+                return 0
+            rt = runtime.get_instance()
+            manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
+        except Exception as err:                           # Streamlit's internals moved: rely on the checks
+            _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
+            return 0
+        asked = 0
+        for sid in ids:
+            info = manager.get_active_session_info(sid)
+            if info is None:
+                self.forget(sid)
+                continue
+            loop.call_soon_threadsafe(_rerun, info.session)
+            asked += 1
+        return asked
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def followers() -> Followers:
+    """The process's one registry."""
+    return Followers()
 
 
 def _session_id() -> str | None:
@@ -33,70 +97,20 @@ def _session_id() -> str | None:
 def follow(code: str) -> None:
     """Note that the session running this script follows room ``code`` (and no other)."""
     sid = _session_id()
-    if sid is None:
-        return
-    with _lock:
-        old = _session_room.get(sid)
-        if old == code:
-            return
-        if old is not None:
-            _rooms.get(old, set()).discard(sid)
-        _session_room[sid] = code
-        _rooms.setdefault(code, set()).add(sid)
+    if sid is not None:
+        followers().follow(code, sid)
 
 
 def forget() -> None:
     """This session follows no room any more."""
     sid = _session_id()
     if sid is not None:
-        _drop(sid)
-
-
-def _drop(sid: str) -> None:
-    with _lock:
-        code = _session_room.pop(sid, None)
-        if code is not None:
-            members = _rooms.get(code, set())
-            members.discard(sid)
-            if not members:
-                _rooms.pop(code, None)
-
-
-def followers(code: str) -> int:
-    """How many of this process's sessions follow ``code`` (for tests and the benchmark)."""
-    with _lock:
-        return len(_rooms.get(code, ()))
+        followers().forget(sid)
 
 
 def wake(code: str) -> int:
-    """Ask every local session following ``code`` to rerun now; returns how many were asked.
-
-    Sessions that have gone (their browser left) are dropped here. Never raises into a page.
-    """
-    with _lock:
-        ids = list(_rooms.get(code, ()))
-    if not ids:
-        return 0
-    try:
-        from streamlit import runtime
-
-        if not runtime.exists():
-            return 0
-        rt = runtime.get_instance()
-        manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
-    except Exception as err:                               # Streamlit's internals moved: rely on the checks
-        _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
-        return 0
-    asked = 0
-    for sid in ids:
-        info = manager.get_active_session_info(sid)
-        if info is None:
-            _drop(sid)
-            continue
-        session = info.session
-        loop.call_soon_threadsafe(_rerun, session)
-        asked += 1
-    return asked
+    """Wake the local followers of ``code`` (from a script run)."""
+    return followers().wake(code)
 
 
 _TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"}
