@@ -255,3 +255,18 @@ def feedback_follows_the_marked_answer(at: AppTest, slug: str, check_id: str) ->
         at.radio(key=key).set_value(option).run()
         right = check.choices[i].correct
         assert (len(at.success) - base[0], len(at.error) - base[1]) == ((1, 0) if right else (0, 1)), option
+
+
+def choose(at: AppTest, slug: str, kind: str, item: str, right: bool = True) -> AppTest:
+    """Pick, in the radio of a prediction (``kind="predict"``) or a check, the option the lesson file marks
+    right, or with ``right=False`` the first it marks wrong; rerun. By the file's mark, not by wording."""
+    from ui import controls
+    from ui.content import load_lesson
+
+    lesson = load_lesson(slug)
+    entry = lesson.predictions[item] if kind == "predict" else lesson.check(item)
+    index = entry.answer if right else next(i for i, c in enumerate(entry.choices) if not c.correct)
+    key = controls.prediction_key(slug, item) if kind == "predict" else controls.check_key(slug, item)
+    radio = at.radio(key=key)
+    radio.set_value(radio.options[index]).run()
+    return at

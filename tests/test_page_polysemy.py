@@ -8,6 +8,7 @@ import pytest
 
 from devtools import apptest
 from devtools.apptest import figure, metric
+from ui.content import load_lesson
 
 open_page = partial(apptest.open_page, "polysemy")
 
@@ -83,10 +84,13 @@ def test_the_dimension_feedback_quotes_the_distances_at_the_chosen_d():
     import attention_core as core
 
     at = open_page(pl_dim="2")
-    at.radio(key="polysemy__predict__bigger_d").set_value("Both distances shrink towards zero as d grows.").run()
+    choices = load_lesson("polysemy").predictions["bigger_d"].choices
+    quoting = next(i for i, c in enumerate(choices) if not c.correct and "{near}" in c.feedback)
+    radio = at.radio(key="polysemy__predict__bigger_d")
+    radio.set_value(radio.options[quoting]).run()                  # the wrong choice whose feedback quotes d
     at.button(key="polysemy__predict__bigger_d__button").click().run()
     run = core.sense_experiment(2, np.random.default_rng([0, 2]))
-    said = next(e.value for e in at.error if e.value.startswith("They do not"))
+    (said,) = [e.value for e in at.error]                   # the feedback on the wrong choice
     assert "at d = 2" in said and f"{run.dist_a:.3f}" in said and f"{run.dist_b:.3f}" in said
     assert f"({run.dist_senses / 2:.2f})" in said and "0.71" not in said
     xs = figure(at, "pl_fig_dims")["data"][0]["x"]
@@ -103,7 +107,7 @@ def test_the_default_temperature_makes_attention_selective():
 def test_prediction_gates_the_dimension_experiment():
     at = open_page()
     assert not any(m.label == "static → river sense" for m in at.metric)
-    at.radio(key="polysemy__predict__bigger_d").set_value("The two distances stay about equal at every d.").run()
+    apptest.choose(at, "polysemy", "predict", "bigger_d")
     at.button(key="polysemy__predict__bigger_d__button").click().run()
     assert at.success
     gap_300 = metric(at, "gap, as a share of the distance between senses")

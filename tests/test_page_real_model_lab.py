@@ -8,7 +8,7 @@ import pytest
 
 import attention_core as core
 from devtools import apptest
-from devtools.apptest import answer, figure, open_page, texts
+from devtools.apptest import figure, open_page, texts
 
 SLUG = "real_model_lab"
 RIVER = "I sat on the muddy river bank"
@@ -114,7 +114,7 @@ def test_markup_is_shown_as_text():
 def test_drift_prediction_gates_the_cosine_chart_which_starts_identical():
     at = open_page(SLUG)
     assert "lab_fig_layers" not in " ".join(el.proto.id for el in at.get("plotly_chart"))
-    answer(at, f"{SLUG}__predict__drift", "Identical at the lookup")
+    apptest.choose(at, SLUG, "predict", "drift")
     at.button(key=f"{SLUG}__predict__drift__button").click().run()
     assert at.success
     fig = figure(at, "lab_fig_layers")

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from devtools import apptest
-from devtools.apptest import answer, metrics, open_page
+from devtools.apptest import metrics, open_page
 
 
 def revealed():
     at = open_page("sqrt_dk")
-    answer(at, "sqrt_dk__predict__spread", "It grows like √dₖ")
+    apptest.choose(at, "sqrt_dk", "predict", "spread")
     at.button(key="sqrt_dk__predict__spread__button").click().run()
     return at
 
