@@ -70,6 +70,15 @@ def _wait_slider(page, value: str) -> None:
                            arg=value, timeout=FOLLOW_TIMEOUT_MS)
 
 
+def _see(page, text: str, shot: str, width: int = 390) -> None:
+    """Wait for ``text`` on ``page``; if it never shows, keep what the page did show, then fail."""
+    try:
+        page.get_by_text(text).wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    except Exception:
+        harness.save_full(page, SCREENSHOTS / shot, width)
+        raise
+
+
 def _no_exception(page) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
     assert not page.errors, page.errors
@@ -162,11 +171,7 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
     harness.save_full(pg, SCREENSHOTS / "classroom_presenter_poll.png", 1280)
     pg.get_by_role("button", name="Reveal the answer to the class").click()
     for i, st in enumerate(classroom.students):
-        try:
-            st.get_by_text("The answer:").wait_for(timeout=FOLLOW_TIMEOUT_MS)
-        except Exception:
-            harness.save_full(st, SCREENSHOTS / f"classroom_fail_{i}.png", 390)
-            raise
+        _see(st, "The answer:", f"classroom_fail_{i}.png")
         st.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.data && p.layout
             && String((p.layout.title || {}).text || '').includes('answers (3 in all)'))""", timeout=FOLLOW_TIMEOUT_MS)
     harness.save_full(classroom.students[0], SCREENSHOTS / "classroom_student_reveal.png", 390)
@@ -202,10 +207,6 @@ def test_ending_the_class_tells_the_students_and_keeps_their_page(classroom):
     pg = classroom.presenter
     pg.get_by_role("button", name="End the class").click()
     for i, st in enumerate(classroom.students):
-        try:
-            st.get_by_text("The class has ended").wait_for(timeout=FOLLOW_TIMEOUT_MS)
-        except Exception:
-            harness.save_full(st, SCREENSHOTS / f"classroom_end_fail_{i}.png", 390)
-            raise
+        _see(st, "The class has ended", f"classroom_end_fail_{i}.png")
         assert "/sqrt_dk" in st.url and "room=" not in st.url
         _no_exception(st)
