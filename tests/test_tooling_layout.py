@@ -56,3 +56,24 @@ def test_no_code_edits_sys_path_or_the_working_directory():
                 if target in ("sys.path.insert", "sys.path.append", "os.chdir"):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} {target}")
     assert not found, found
+
+
+def test_the_suite_keeps_each_test_file_on_one_worker(tmp_path):
+    """The classroom and lecture-hall files share one class across their tests, in order: the project's
+    pytest settings must run a file whole on one worker when the suite runs with -n 2."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    log = tmp_path / "workers.txt"
+    (tmp_path / "test_ordered.py").write_text(
+        "import os, pytest\n"
+        "@pytest.mark.parametrize('i', range(8))\n"
+        f"def test_step(i):\n    open({str(log)!r}, 'a').write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider",
+                    "-c", str(root / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
+                   check=True, capture_output=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                   timeout=120)
+    workers = log.read_text().split()
+    assert len(workers) == 8 and len(set(workers)) == 1, workers

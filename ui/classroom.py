@@ -58,6 +58,7 @@ _PUBLISHED = "_class_published"
 _POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the question asked
 _MID_RUN = "_class_mid_run"    # presenter: a full run has started and not yet published
 _OFFLINE = "_class_offline"    # the shared store (Redis) could not be reached on the last try
+_ENDED = "_class_ended"        # the code of the class that ended under this session (never rejoined by URL)
 
 RECONNECTING = "Reconnecting to the class…"
 # The store came back without the room (a Redis restart without persistence loses every room).
@@ -106,7 +107,7 @@ def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
     if role() == "student":
         wake.forget()
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE):
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE, _ENDED):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
@@ -124,6 +125,9 @@ def _arrive() -> None:
     code = normal_code(raw[-1]) if len(raw) == 1 else None
     if code is not None and _ss().get(_CODE) == code and role() is not None:
         return                                          # already in this class: nothing to do
+    if code is not None and code == _ss().get(_ENDED):  # a rerun still carrying the ended class's URL
+        st.query_params.pop("room", None)
+        return
     key = st.query_params.get("key")
     st.query_params.pop("key", None)                    # never left in the address bar
     if code is None:
@@ -253,7 +257,10 @@ def _follow_now(slug: str) -> bool:
     try:
         snap = room_store().snapshot(_ss()[_CODE], time.time())
     except UnknownRoom:
-        _leave(LOST if _ss().get(_OFFLINE) else "The class has ended. This page stays as it is, for you to explore.")
+        code, lost = _ss()[_CODE], _ss().get(_OFFLINE)
+        _leave(LOST if lost else None)
+        if not lost:
+            _ss()[_ENDED] = code                        # said on every run until another class (sidebar)
         return False
     except StoreUnavailable:
         _ss()[_OFFLINE] = True
@@ -508,6 +515,9 @@ def sidebar(slug: str) -> bool:
             st.text_input("Join a class", key="_class_join_code", max_chars=12, on_change=_join_submitted,
                           placeholder="Room code, e.g. K7MQ2P")
             st.button("Join", key="_class_join", on_click=_join_submitted, width="stretch")
+    if role() is None and _ss().get(_ENDED):
+        st.info(f"The class has ended (class {_ss()[_ENDED]}). This page stays as it is, for you to explore.",
+                icon=":material/event_busy:")
     notice = _ss().pop(_NOTICE, None)
     if notice is not None:
         {"warning": st.warning, "success": st.success, "info": st.info}[notice[0]](notice[1])
