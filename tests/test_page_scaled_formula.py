@@ -130,6 +130,13 @@ def test_a_tampered_link_falls_back_to_defaults_with_a_notice(open_page):
     assert "`sf_scale`" not in notices
     assert at.warning[0].value.startswith("This link had settings"), "the notice sits at the top of the page"
     assert not at.error, "the defaults were used, so nothing is left in error"
+    q_notice = f"for {at.text_area(key='sf_q').label} could not"
+    matrix_notice = [w.value for w in at.warning if q_notice in w.value]
+    assert matrix_notice, notices
+    at.toggle(key="sf_scale").set_value(False).run()    # a rerun the matrix box did not cause
+    assert [w.value for w in at.warning if q_notice in w.value] == matrix_notice, "the notice stays"
+    at.text_area(key="sf_q").set_value("0, 1, 0, 1").run()
+    assert not [w.value for w in at.warning if q_notice in w.value], "editing the box answers the notice"
 
 
 def test_link_to_this_view_carries_the_current_state(open_page):

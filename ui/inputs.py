@@ -22,6 +22,7 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     A value that arrived in a link and cannot be read falls back to the default, with a notice.
     """
     default_text = format_matrix(default)
+    refused = f"_refused__{key}"                          # private: why the link's value was not used
     if key not in st.session_state:                       # first run on this page: take the link's value
         st.session_state[key] = default_text
         if key in st.query_params:
@@ -30,8 +31,14 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
                 st.session_state[key] = st.query_params[key]
             except ValueError as err:
                 st.query_params.pop(key, None)
-                st.warning(f"The link's value for {literal(label)} could not be used ({message(err)}), so the "
-                           "default is shown.", icon=":material/link_off:")
+                st.session_state[refused] = message(err)
+    # The notice stays until the learner edits the box: a rerun they did not cause must not hide it.
+    if refused in st.session_state:
+        if st.session_state[key] == default_text:
+            st.warning(f"The link's value for {literal(label)} could not be used ({st.session_state[refused]}), "
+                       "so the default is shown.", icon=":material/link_off:")
+        else:
+            del st.session_state[refused]
     # Mirrored by hand rather than with bind="query-params": a bound widget always takes the URL's
     # value, and a tampered matrix in a link must fall back to the default instead.
     text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS)
