@@ -43,7 +43,7 @@ def one_reveal(browser, base: str, slug: str, timeout_ms: int = 120_000) -> floa
         page = context.new_page()
         harness.Runs(page).open(harness.page_url(base, slug))
         question = page.locator('[data-testid="stRadio"]', has_text="Predict first").first
-        question.locator("label").nth(1).click()                    # label 0 is the question itself
+        question.locator('[role="radiogroup"] label').first.click()
         button = page.get_by_role("button", name="Reveal the answer").first
         page.wait_for_function("b => !b.disabled", arg=button.element_handle(), timeout=timeout_ms)
         page.evaluate(ARM_JS)

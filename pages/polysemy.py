@@ -13,7 +13,7 @@ from ui.lessons import polysemy
 from ui.real_vectors import render_real_vectors
 from ui.steps import Steps
 
-DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096]
+DIMS = list(polysemy.DIMS)
 WORD = "bank"
 MAX_CONTEXT, MAX_WORD = 8, 24                    # words around bank, and characters in a word typed there
 
@@ -167,7 +167,7 @@ def dimensions() -> None:
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
     d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", bind="query-params")
-    seed = int(c2.number_input("Random seed", 0, 9999, 0, 1, key="pl_seed", bind="query-params"))
+    seed = int(c2.number_input("Random seed", 0, 9999, polysemy.SEED, 1, key="pl_seed", bind="query-params"))
     dims = DIMS
     runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]

@@ -132,10 +132,10 @@ def path_length(length: int, steps: int) -> None:
 def chain_against_attention(shown: int) -> None:
     st.subheader("Pass the message down the line")
     a, b, c = st.columns([2, 2, 1])
-    length = a.slider("Sequence length T", 2, 500, 100, key="rn_len", bind="query-params")
-    rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, 0.9, 0.05, format="%.2f", key="rn_rho",
+    length = a.slider("Sequence length T", 2, 500, rnn_vs_attention.LENGTH, key="rn_len", bind="query-params")
+    rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, rnn_vs_attention.RHO, 0.05, format="%.2f", key="rn_rho",
                    bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
-    seed = c.number_input("Seed", 0, 10_000, 0, key="rn_seed", bind="query-params")
+    seed = c.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", bind="query-params")
     steps = core.path_lengths(length)["rnn"]
     if predict_decay(rho, steps, length):
         the_bound(rho, steps, length)
@@ -151,7 +151,8 @@ def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race
     """The LSTM beside the RNN on the same sequence, then the fixed-size state against attention on recall."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
-    bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, 1.0, 0.5, key="rn_fbias", bind="query-params",
+    bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
+                     bind="query-params",
                      help="The forget gate is f = σ(b_f + …): a larger bias holds it nearer 1, so the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
@@ -178,8 +179,10 @@ def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race
     st.subheader("What gates cannot fix: one fixed-size state")
     frame.note("lstm_state")
     a, b = st.columns(2)
-    d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), 32, key="rn_state_d", bind="query-params")
-    k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, 64, key="rn_pairs", bind="query-params",
+    d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), rnn_vs_attention.STATE_D, key="rn_state_d",
+                        bind="query-params")
+    k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, rnn_vs_attention.PAIRS, key="rn_pairs",
+                 bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     cols = st.columns(4)

@@ -14,6 +14,8 @@ import attention_core as core
 from ui.models import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "polysemy_2d.csv"
+DIMS = (2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096)   # the sense experiment's d
+SEED = 0                                                  # the page's default seed (warmed at server start)
 REAL_VECTORS_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "real_vectors.toml"
 
 
