@@ -40,7 +40,11 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
                    "to see the blocks.")
         return 1
-    if st.session_state.get("fa_step", 1) > n_blocks:         # a smaller T or a larger B left it past the end
+    tiling = (length, block)
+    if st.session_state.get("_fa_tiling", tiling) != tiling:  # new tiles: the walk starts again at block 1
+        st.session_state["fa_step"] = 1
+    st.session_state["_fa_tiling"] = tiling
+    if st.session_state.get("fa_step", 1) > n_blocks:         # a link's step past the last block
         st.session_state["fa_step"] = n_blocks
     return st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
                      help="Step through the blocks of keys, as the algorithm does.")

@@ -90,6 +90,27 @@ def test_causal_mask_blanks_the_keys_after_each_query():
     assert np.isnan(grid[np.triu_indices(12, 1)]).all() and np.isfinite(grid[np.tril_indices(12)]).all()
 
 
+def shown_block(at) -> str:
+    return next(label for label in (m.label for m in at.metric) if label.startswith("keys in block"))
+
+
+@pytest.mark.parametrize("control, value", [("fa_block", 3), ("fa_tokens", 20)])
+def test_new_tiles_start_the_walk_again_at_block_one(control, value):
+    at = open_page(PAGE)
+    at.slider(key="fa_step").set_value(3).run()
+    assert shown_block(at).startswith("keys in block 3 of")
+    at.slider(key=control).set_value(value).run()
+    n_blocks = math.ceil(at.slider(key="fa_tokens").value / at.slider(key="fa_block").value)
+    assert at.slider(key="fa_step").value == 1 and shown_block(at) == f"keys in block 1 of {n_blocks}"
+    at.slider(key="fa_step").set_value(2).run()                 # and steps on from there
+    assert shown_block(at) == f"keys in block 2 of {n_blocks}"
+
+
+def test_a_link_opens_at_its_block():
+    at = open_page(PAGE, fa_block="3", fa_step="3")
+    assert shown_block(at) == "keys in block 3 of 4"
+
+
 @pytest.mark.parametrize("n, d, bc", [(8192, 64, 256), (256, 32, 16), (16384, 128, 1024)])
 def test_traffic_metrics_follow_the_papers_counts(n, d, bc):
     at = open_page(PAGE)
