@@ -40,14 +40,16 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
                    "to see the blocks.")
         return 1
-    tiling = (length, block)
-    if st.session_state.get("_fa_tiling", tiling) != tiling:  # new tiles: the walk starts again at block 1
-        st.session_state["fa_step"] = 1
-    st.session_state["_fa_tiling"] = tiling
     if st.session_state.get("fa_step", 1) > n_blocks:         # a link's step past the last block
         st.session_state["fa_step"] = n_blocks
     return st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
                      help="Step through the blocks of keys, as the algorithm does.")
+
+
+def restart_walk() -> None:
+    """The learner changed T or B: new tiles, so the walk starts again at block 1. (A callback runs only for
+    the learner's own move, not when a link or a presenter's view sets the controls, step included.)"""
+    st.session_state["fa_step"] = 1
 
 
 def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> None:
@@ -118,8 +120,8 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
 def tiles(shown: int) -> None:
     st.subheader("One block of keys at a time")
     a, b, c = st.columns(3)
-    length = a.slider("Tokens T", 2, 24, 12, key="fa_tokens", bind="query-params")
-    block = b.slider("Block size B", 1, 24, 4, key="fa_block", bind="query-params",
+    length = a.slider("Tokens T", 2, 24, 12, key="fa_tokens", bind="query-params", on_change=restart_walk)
+    block = b.slider("Block size B", 1, 24, 4, key="fa_block", bind="query-params", on_change=restart_walk,
                      help="How many keys (and values) are loaded and scored together.")
     spread = c.slider("Score spread", 0.1, 30.0, 1.5, 0.1, key="fa_spread", bind="query-params",
                       help="Multiplies every query and key entry: larger means larger, more uneven scores.")
