@@ -75,7 +75,9 @@ _CHART_NAMES_JS = """
       var box = chart.closest('[data-testid="stElementContainer"]');
       var after = box && box.nextElementSibling;
       var caption = after && after.querySelector('[data-testid="stCaptionContainer"]');
-      var label = [text(chart.querySelector(".gtitle")), text(caption)].filter(Boolean).join(". ") || "Chart";
+      var title = chart.querySelector(".gtitle");   // a wrapped title: one tspan.line per line, no space between
+      var lines = title ? Array.prototype.map.call(title.querySelectorAll("tspan.line"), text) : [];
+      var label = [lines.length ? lines.join(" ") : text(title), text(caption)].filter(Boolean).join(". ") || "Chart";
       if (chart.getAttribute("aria-label") !== label) {
         chart.setAttribute("role", "figure");
         chart.setAttribute("aria-label", label);
