@@ -64,9 +64,9 @@ def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -
     title = title_lines(title)
     extra = TITLE_LINE * title.count("<br>")
     return {
-        # Just above the plot area, growing upwards into a top margin sized for its lines.
-        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": TITLE_FONT},
-                  "y": 1.0, "yref": "paper", "yanchor": "bottom", "pad": {"b": 14}},
+        # Plotly's own vertical place: it keeps a wrapped title inside the top margin (anchored at the top
+        # or bottom, it pushed a second line off the chart or onto the plot).
+        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": TITLE_FONT}},
         "font": {"size": FONT},
         "hoverlabel": {"font": {"size": FONT}},
         "height": height + (30 if legend else 0) + extra,
