@@ -176,13 +176,19 @@ def reveal_predictions(page, runs, most: int = 6) -> int:
         if page.evaluate(_NEXT_PREDICTION_JS) is None:
             break
         choice = page.locator('[data-layout-pick="choice"]')
-        if choice.count():
-            before = runs.finished
-            choice.click()
-            runs.wait(before)
         button = page.locator('[data-layout-pick="button"]')
-        page.wait_for_function("() => { const b = document.querySelector('[data-layout-pick=button]');"
-                               " return b && !b.disabled; }", timeout=30_000)
+        enabled = "() => { const b = document.querySelector('[data-layout-pick=button]'); return b && !b.disabled; }"
+        for attempt in range(2):            # a click in the middle of a rerun can be lost on a busy machine
+            if choice.count():
+                before = runs.finished
+                choice.click()
+                runs.wait(before)
+            try:
+                page.wait_for_function(enabled, timeout=30_000)
+                break
+            except Exception:
+                if attempt:
+                    raise
         before = runs.finished
         button.click()
         button.wait_for(state="detached", timeout=60_000)   # revealed: the page reran without the button

@@ -7,6 +7,7 @@ one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one p
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import plotly.graph_objects as go
@@ -54,9 +55,29 @@ def _merge(base: dict, extra: dict) -> dict:
     return out
 
 
+_NBSP = "\u00a0"
+_MATHS = re.compile(r"[_ᵀₖⱼ√·=]|^[A-Za-z]$")        # a symbol, not a word: W_Qᵀ, dₖ, X, "="
+
+
+def _glued(text: str) -> str:
+    """``text`` with the spaces inside parentheses and between two symbols made non-breaking, so a wrapped
+    title never splits a formula: "(X W_Qᵀ)" or "M = W_Qᵀ W_K" stays on one line."""
+    depth, out = 0, []
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        out.append(_NBSP if ch == " " and depth > 0 else ch)
+    words = "".join(out).split(" ")
+    joined = words[:1]
+    for word in words[1:]:
+        glue = _MATHS.search(joined[-1].split(_NBSP)[-1]) and _MATHS.search(word.split(_NBSP)[0])
+        joined[-1:] = [joined[-1] + _NBSP + word] if glue else [joined[-1], word]
+    return " ".join(joined)
+
+
 def title_lines(title: str, width: int = TITLE_CHARS) -> str:
-    """``title`` broken between words into lines of at most ``width`` characters (its own <br>s kept)."""
-    return "<br>".join(wrapped(part, width) for part in title.split("<br>"))
+    """``title`` broken between words into lines of at most ``width`` characters (its own <br>s kept),
+    never inside a formula."""
+    return "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
 
 
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:

@@ -58,6 +58,13 @@ def _report(page, where: str) -> None:
         print(f"  {where}: {layout.describe(p)}")
 
 
+def _reveal(page, runs, slug: str) -> None:
+    try:
+        layout.reveal_predictions(page, runs)
+    except Exception as e:                            # a shot without the reveal beats no shot at all
+        print(f"  {slug}: could not reveal every prediction ({type(e).__name__})")
+
+
 def _shoot(browser, opts, slugs, size: str, width: int, height: int, theme: str, present: bool) -> None:
     folder = Path(opts.out) / (f"{size}-{theme}" + ("-present" if present else "") if opts.sizes else "")
     folder.mkdir(parents=True, exist_ok=True)
@@ -67,7 +74,7 @@ def _shoot(browser, opts, slugs, size: str, width: int, height: int, theme: str,
     for slug in slugs:
         runs.open(page_url(opts.base, slug, "present=1" if present else ""))
         if opts.reveal:
-            layout.reveal_predictions(page, runs)
+            _reveal(page, runs, slug)
         save_full(page, folder / f"{slug}.png", width)
         print("saved", folder / f"{slug}.png")
         if opts.layout:
@@ -81,7 +88,7 @@ def _shoot(browser, opts, slugs, size: str, width: int, height: int, theme: str,
         # The last step, opened from a link, then what a projector of this size shows of it.
         runs.open(page_url(opts.base, slug, f"present=1&step={steps.group(1)}"))
         if opts.reveal:
-            layout.reveal_predictions(page, runs)
+            _reveal(page, runs, slug)
         save_full(page, folder / f"{slug}-last.png", width)
         page.set_viewport_size({"width": width, "height": height})
         bar.first.scroll_into_view_if_needed()
