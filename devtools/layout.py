@@ -108,6 +108,12 @@ LAYOUT_JS = r"""
     if (el && el.scrollWidth > el.clientWidth + 1)
       out.push({kind: 'scroll', chart: '', text: el.dataset ? (el.dataset.testid || 'page') : 'page',
                 detail: `scrolls sideways: ${el.scrollWidth} px of content in ${el.clientWidth}`});
+  // A displayed formula wider than its column scrolls inside itself: on a phone its end is cut off.
+  main.querySelectorAll('.katex-display').forEach(el => {
+    if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      out.push({kind: 'scroll', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
+                detail: `formula is ${el.scrollWidth} px wide in a ${el.clientWidth} px column`});
+  });
   main.querySelectorAll('[data-testid=stElementContainer]').forEach(el => {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && (r.right > vw + 1 || r.left < -1))

@@ -36,6 +36,8 @@ SITE_CSS = """
   /* The step bar's buttons keep their words on one line. */
   [class*="__step__bar"] button { white-space: nowrap; padding-left: 0.7rem; padding-right: 0.7rem; }
   [class*="__step__bar"] button p { white-space: nowrap; }
+  /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
+  @media (max-width: 480px) { [data-testid="stMain"] .katex-display > .katex { font-size: 1.05em; } }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
   @media (prefers-color-scheme: dark) {
     [data-testid="stMultiSelect"] [data-baseweb="tag"], [data-testid="stMultiSelect"] [data-baseweb="tag"] span,
