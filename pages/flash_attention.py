@@ -184,8 +184,7 @@ def traffic(shown: int) -> None:
             f"| One head, N = {n:,}, d = {d} | plain | tiled, B_c = {bc} |\n| :--- | ---: | ---: |\n"
             + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
                 ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
-                ("bytes moved", lambda r: mb(r.bytes)),
-                ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
+                ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
                 ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
                 ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
         st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
