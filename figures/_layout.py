@@ -7,6 +7,7 @@ one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one p
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import plotly.graph_objects as go
@@ -21,8 +22,16 @@ PRESENTER_SCALE = 18 / 14
 # on the right, for half of a last x tick label such as "100" that falls on the axis's end.
 MARGIN = {"l": 90, "r": 30, "t": 56, "b": 78}
 LEGEND_ROW = 36
+LEGEND_DROP = 66           # px from the plot area's bottom edge to the legend's top: under ticks and axis title
 # Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
 LABEL_PAD, TITLED_LABEL_PAD = 56, 64
+# A chart title's longest line, in characters: at TITLE_FONT it fits the narrowest chart (about 270 px,
+# one of two columns at 1024 px with the sidebar open; 358 px on a phone). The top margin grows a line's
+# height for each line the title wraps to.
+TITLE_CHARS, TITLE_LINE = 28, 24
+# Numbers written in a heatmap's cells: the common size (Plotly would shrink them to fit, to 4 px in a
+# narrow column).
+CELL_FONT = FONT
 
 
 def text_px(labels, size: int = FONT) -> int:
@@ -46,17 +55,46 @@ def _merge(base: dict, extra: dict) -> dict:
     return out
 
 
+_NBSP = "\u00a0"
+_MATHS = re.compile(r"[_ᵀₖⱼ√·=]|^[A-Za-z]$")        # a symbol, not a word: W_Qᵀ, dₖ, X, "="
+
+
+def _glued(text: str) -> str:
+    """``text`` with the spaces inside parentheses and between two symbols made non-breaking, so a wrapped
+    title never splits a formula: "(X W_Qᵀ)" or "M = W_Qᵀ W_K" stays on one line."""
+    depth, out = 0, []
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        out.append(_NBSP if ch == " " and depth > 0 else ch)
+    words = "".join(out).split(" ")
+    joined = words[:1]
+    for word in words[1:]:
+        glue = _MATHS.search(joined[-1].split(_NBSP)[-1]) and _MATHS.search(word.split(_NBSP)[0])
+        joined[-1:] = [joined[-1] + _NBSP + word] if glue else [joined[-1], word]
+    return " ".join(joined)
+
+
+def title_lines(title: str, width: int = TITLE_CHARS) -> str:
+    """``title`` broken between words into lines of at most ``width`` characters (its own <br>s kept),
+    never inside a formula."""
+    return "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
+
+
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:
     """Title, axis titles, compact margins and a clear background: what every figure on the site shares."""
+    title = title_lines(title)
+    extra = TITLE_LINE * title.count("<br>")
     return {
+        # Plotly's own vertical place: it keeps a wrapped title inside the top margin (anchored at the top
+        # or bottom, it pushed a second line off the chart or onto the plot).
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": TITLE_FONT}},
         "font": {"size": FONT},
         "hoverlabel": {"font": {"size": FONT}},
-        "height": height + (30 if legend else 0),
+        "height": height + (30 if legend else 0) + extra,
         # A horizontal legend hangs under the x-axis title, with the bottom margin to hold both. The margins
         # already hold the tick labels and axis titles: when automargin has to grow one, Plotly lays the
         # whole figure out a second time, on every redraw (36 of 37 charts did, at 50/85 px).
-        "margin": MARGIN | {"b": MARGIN["b"] + LEGEND_ROW if legend else MARGIN["b"]},
+        "margin": MARGIN | {"t": MARGIN["t"] + extra, "b": MARGIN["b"] + LEGEND_ROW if legend else MARGIN["b"]},
         "showlegend": legend,
         "legend": {"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0.0},
         "paper_bgcolor": "rgba(0,0,0,0)",
@@ -79,8 +117,32 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
     legend = len(traces) > 1 if legend is None else legend
     merged = _merge(layout, _common(title, x_title, y_title, height, legend=legend))
     if override:
+        if "t" in override.get("margin", {}):      # a figure's own top margin, plus the title's extra lines
+            extra = merged["margin"]["t"] - MARGIN["t"]
+            override = _merge(override, {"margin": {"t": override["margin"]["t"] + extra}})
         merged = _merge(merged, override)
+    own_y = "y" in layout.get("legend", {}) or "y" in (override or {}).get("legend", {})
+    if legend and not own_y:
+        # A fixed distance in px under the plot area, below its tick labels and x-axis title, whatever the
+        # figure's height (a fraction of the plot's height put a short plot's legend on its axis title).
+        m = merged["margin"]
+        merged["legend"] = merged["legend"] | {"y": -LEGEND_DROP / max(merged["height"] - m["t"] - m["b"], 60)}
+    traces = [_readable_heatmap(t) for t in traces]
     return go.Figure({"data": [_with_hover(t, merged) for t in traces], "layout": merged})
+
+
+def _readable_heatmap(trace: dict) -> dict:
+    """A heatmap with its cell numbers at CELL_FONT and its colour bar's title beside the bar, not above its
+    top tick label (where the two overlapped)."""
+    if trace.get("type") != "heatmap":
+        return trace
+    out = dict(trace)
+    if "texttemplate" in out:
+        out["textfont"] = {"size": CELL_FONT} | out.get("textfont", {})
+    bar = out.get("colorbar")
+    if isinstance(bar, dict) and isinstance(bar.get("title"), dict):
+        out["colorbar"] = bar | {"title": {"side": "right"} | bar["title"]}
+    return out
 
 
 def _axis_title(layout: dict, ref: str) -> str:

@@ -30,7 +30,7 @@ def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
         "baxis": {**axis, "title": {"text": f"α {labels[1]}"}},
         "caxis": {**axis, "title": {"text": f"α {labels[2]}"}},
     }
-    return figure([point], f"The weights: one point on the simplex<br>α = {shares}", height=380, ternary=ternary,
+    return figure([point], f"Weights on the simplex<br>α = {shares}", height=380, ternary=ternary,
                   override={"margin": {"l": 60, "r": 60, "t": 85, "b": 50}})
 
 
@@ -84,7 +84,8 @@ def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarra
         points = np.vstack([X, z])
     lo, hi = points.min(axis=0), points.max(axis=0)
     pad = 0.2 * max(float((hi - lo).max()), 0.1)
+    # Twice the room sideways: a label beside the leftmost or rightmost token was cut in a narrow column.
     return figure(traces, "Where the blend lands", "component 1", "component 2", height=380,
-                  xaxis={"range": [lo[0] - pad, hi[0] + pad]},
+                  xaxis={"range": [lo[0] - 2 * pad, hi[0] + 2 * pad]},
                   yaxis={"range": [lo[1] - pad, hi[1] + pad], "scaleanchor": "x", "scaleratio": 1},
                   override={"margin": {"b": 118}})

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from . import palette
 from ._layout import figure, vline
 
-LOG = {"type": "log", "exponentformat": "power"}
+LOG = {"type": "log", "exponentformat": "power", "dtick": 1}     # powers of ten only: no 9 px minor labels
 
 
 def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str], k_labels: list[str]

@@ -125,7 +125,8 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
                            "y0": -0.5, "y1": T - 0.5, "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
     return figure(traces, title, height=760, legend=False, annotations=notes, shapes=shapes, **layout,
                   override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
-                            "margin": {"l": 40, "r": 20, "t": 60, "b": 44}})
+                            # Room for the title's lines above the first row's panel names.
+                            "margin": {"l": 40, "r": 20, "t": 84, "b": 44}})
 
 
 def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n_heads: int) -> go.Figure:

@@ -40,13 +40,20 @@ def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.n
     # arrow between them never carries one label into the other.
     right = z is not None and float(z[0]) >= float(static[0])
     static_place = "bottom center" if z is None else "middle left" if right else "middle right"
+    z_place = "middle right" if right else "middle left"
+    if z is not None:
+        # Every label placed again with z among the points: z moves with the sentence, and its label
+        # ran into the label of the word it landed by ("muddy").
+        pts = np.vstack([X, [static], [z]])
+        places = label_places(pts[:, 0], pts[:, 1], [*words, "static bank", "z"], plot_px=(330, 300))
+        label_positions, static_place, z_place = places[:len(words)], places[-2], places[-1]
     traces.append({"type": "scatter", "x": [static[0]], "y": [static[1]], "mode": "markers+text",
                    "name": "static bank", "text": ["static bank"], "textposition": static_place,
                    "marker": {"color": palette.NEUTRAL, "size": 14, "symbol": "x"}})
     if z is not None:
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text",
                        "name": "contextual bank z", "text": ["z"],
-                       "textposition": "middle right" if right else "middle left",
+                       "textposition": z_place,
                        "marker": {"color": palette.OUTPUT, "size": 16, "symbol": "star"}})
         # Drawn last, not a legend entry of its own; its head stops a star's radius short of z so it shows.
         step = np.asarray(z, dtype=float) - static

@@ -100,8 +100,11 @@ def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray],
     label = {"text": "before attention", "showarrow": False, "x": -0.5, "xref": "x", "xanchor": "left",
              "y": 0, "yref": "y domain", "yanchor": "bottom"}                 # add_vrect's "bottom left"
     return figure(traces, title, "layer", "cosine similarity", height=320 + legend_px, shapes=[before],
-                  annotations=[label], override={"margin": {"b": 110 + legend_px},
-                                                 "legend": {"orientation": "v", "y": -0.18 * 380 / (320 + legend_px)}})
+                  annotations=[label], override={"margin": {"b": 110 + legend_px}, "legend": {"orientation": "v"}})
+
+
+# A neighbour's name on the y-axis, at most this many characters: 48 took a phone's whole chart width.
+NAME_CHARS = 30
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
@@ -112,11 +115,12 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
     traces = []
     for n, g in enumerate(dict.fromkeys(groups)):
         idx = [i for i, x in enumerate(groups) if x == g]
-        traces.append({"type": "bar", "y": [short(names[i], 48) for i in idx], "x": scores[idx], "orientation": "h",
+        traces.append({"type": "bar", "y": [short(names[i], NAME_CHARS) for i in idx], "x": scores[idx],
+                       "orientation": "h",
                        "name": escape(g) or "neighbour",
                        "marker": {"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
                        "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
-    order = [short(names[i], 48) for i in np.argsort(-scores, kind="stable")]
+    order = [short(names[i], NAME_CHARS) for i in np.argsort(-scores, kind="stable")]
     return figure(traces, title, x_title, "word", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
         "margin": {"l": text_px(order) + TITLED_LABEL_PAD},
         "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},

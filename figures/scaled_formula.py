@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure
+from ._layout import figure, label_places
 
 STAGE_TITLES = {
     "scores": "① Scores  Q Kᵀ",
@@ -57,21 +57,26 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
     output = np.atleast_2d(np.asarray(output, dtype=float))
     if V.shape[1] == 2:
         sizes = 14 + 30 * np.asarray(weights, dtype=float)[0]
-        # The highest output is labelled above its star and the others below theirs: two labels on the
-        # same side of two nearby stars ran into each other.
-        top = int(np.argmax(output[:, 1]))
-        where = ["top center" if i == top else "bottom center" for i in range(len(output))]
+        # Every label placed clear of the others and of every point (two outputs' labels, or an output's
+        # and a value's, ran into each other), and the axes padded so a label at the edge is not cut.
+        out_text = [f"({o[0]:.4f}, {o[1]:.4f})" for o in output]
+        points = np.vstack([V, output])
+        places = label_places(points[:, 0], points[:, 1], [*value_labels, *out_text])
         traces = [
             {"type": "scatter", "x": V[:, 0], "y": V[:, 1], "mode": "markers+text", "name": "values vⱼ",
-             "text": value_labels, "textposition": "top center",
+             "text": value_labels, "textposition": places[:len(V)],
              "marker": {"color": palette.VALUE, "size": sizes, "opacity": 0.55,
                         "line": {"color": palette.VALUE, "width": 2}}},
             {"type": "scatter", "x": output[:, 0], "y": output[:, 1], "mode": "markers+text", "name": "output",
-             "text": [f"({o[0]:.4f}, {o[1]:.4f})" for o in output], "textposition": where,
+             "text": out_text, "textposition": places[len(V):],
              "marker": {"color": palette.SCORES, "size": 14, "symbol": "star"}},
         ]
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        span = np.maximum(hi - lo, 1e-9)
         return figure(traces, STAGE_TITLES["output"], "component 1", "component 2",
-                      yaxis={"scaleanchor": "x", "scaleratio": 1})
+                      xaxis={"range": [lo[0] - 0.45 * span[0], hi[0] + 0.45 * span[0]]},
+                      yaxis={"range": [lo[1] - 0.3 * span[1], hi[1] + 0.3 * span[1]],
+                             "scaleanchor": "x", "scaleratio": 1})
     return stage_figure(output, "output", [f"output {i + 1}" for i in range(output.shape[0])],
                         [f"dim {j + 1}" for j in range(output.shape[1])])
 

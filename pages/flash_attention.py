@@ -186,11 +186,13 @@ def traffic(shown: int) -> None:
             f"| on-chip memory (L1 + shared) | {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
             f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
             f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
-            f"| One head, N = {n:,}, d = {d} | FLOPs (the two products) | bytes moved | FLOPs per byte "
-            f"| time for the bytes | time for the FLOPs |\n| :--- | ---: | ---: | ---: | ---: | ---: |\n"
-            + "".join(f"| {name} | {r.flops / 1e9:,.2f} G | {mb(r.bytes)} | {r.intensity:.1f} "
-                      f"| {r.memory_seconds * 1e3:.3f} ms | {r.compute_seconds * 1e3:.3f} ms |\n"
-                      for name, r in (("plain", plain), (f"tiled, B_c = {bc}", tiled))))
+            # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
+            f"| One head, N = {n:,}, d = {d} | plain | tiled, B_c = {bc} |\n| :--- | ---: | ---: |\n"
+            + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
+                ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
+                ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
+                ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
+                ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
         st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
         verdict = "memory-bound" if plain.memory_bound else "compute-bound"
         st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "

@@ -1,35 +1,116 @@
-"""Take a full-page screenshot of every page of a running app: python -m scripts.screenshots [URL] [OUTDIR].
+"""Full-page screenshots of every page of a running app, for looking at with a person's eyes.
 
-Uses Playwright driving Debian's Chromium at /usr/bin/chromium (override with CHROMIUM).
+    python -m scripts.screenshots [URL] [OUTDIR] [--sizes 1280x720,390x844] [--themes light,dark]
+                                  [--presenter] [--reveal] [--pages slug,slug] [--layout]
+
+By default: every page at 1400 px wide (or $WIDTH), light theme (or $SCHEME), as before. With options:
+each named size (devtools/layout.py SIZES: 1366x900, 1280x720, 1024x768, 390x844, or "all") x each theme;
+``--presenter`` adds presenter mode (?present=1) at the two projector sizes (1366x900, 1280x720): the first
+step, the last step, and what the screen shows at the last step; ``--reveal`` answers and reveals every
+prediction before the shot; ``--layout`` prints what devtools/layout.py finds clipped or overlapping.
+PNGs go to OUTDIR/<size>-<theme>[-present]/<slug>[-suffix].png. Uses Playwright driving Debian's
+Chromium at /usr/bin/chromium (override with CHROMIUM).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
+import re
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from devtools.harness import TALL, launch, page_url, save_full
+from devtools import layout
+from devtools.harness import TALL, Runs, launch, page_url, save_full, settle
 from ui.content import page_index
+
+PROJECTOR_SIZES = ("1366x900", "1280x720")
+
+
+def _options() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("base", nargs="?", default="http://localhost:8501")
+    ap.add_argument("out", nargs="?", default="artifacts/screenshots")
+    ap.add_argument("--sizes", default="", help="comma-separated WxH names from devtools/layout.py, or 'all'")
+    ap.add_argument("--themes", default=os.environ.get("SCHEME", "light"), help="light, dark or light,dark")
+    ap.add_argument("--presenter", action="store_true", help="also presenter mode at 1366x900 and 1280x720")
+    ap.add_argument("--reveal", action="store_true", help="answer and reveal every prediction first")
+    ap.add_argument("--pages", default="", help="comma-separated slugs (default: every page)")
+    ap.add_argument("--layout", action="store_true", help="print what the layout check finds on each shot")
+    return ap.parse_args()
+
+
+def _sizes(names: str) -> dict[str, tuple[int, int]]:
+    if not names:
+        width = int(os.environ.get("WIDTH", "1400"))
+        return {f"{width}": (width, TALL)}
+    if names == "all":
+        return dict(layout.SIZES)
+    unknown = [n for n in names.split(",") if n not in layout.SIZES]
+    if unknown:
+        raise SystemExit(f"unknown sizes {unknown}; known: {', '.join(layout.SIZES)}")
+    return {n: layout.SIZES[n] for n in names.split(",")}
+
+
+def _report(page, where: str) -> None:
+    for p in layout.problems(page):
+        print(f"  {where}: {layout.describe(p)}")
+
+
+def _reveal(page, runs, slug: str) -> None:
+    try:
+        layout.reveal_predictions(page, runs)
+    except Exception as e:                            # a shot without the reveal beats no shot at all
+        print(f"  {slug}: could not reveal every prediction ({type(e).__name__})")
+
+
+def _shoot(browser, opts, slugs, size: str, width: int, height: int, theme: str, present: bool) -> None:
+    folder = Path(opts.out) / (f"{size}-{theme}" + ("-present" if present else "") if opts.sizes else "")
+    folder.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": TALL}, color_scheme=theme)
+    page = context.new_page()
+    runs = Runs(page)
+    for slug in slugs:
+        runs.open(page_url(opts.base, slug, "present=1" if present else ""))
+        if opts.reveal:
+            _reveal(page, runs, slug)
+        save_full(page, folder / f"{slug}.png", width)
+        print("saved", folder / f"{slug}.png")
+        if opts.layout:
+            _report(page, f"{folder.name}/{slug}")
+        if not present:
+            continue
+        bar = page.locator('[class*="__step__bar"]')
+        steps = re.search(r"Step \d+ of (\d+)", bar.first.inner_text()) if bar.count() else None
+        if not steps:
+            continue
+        # The last step, opened from a link, then what a projector of this size shows of it.
+        runs.open(page_url(opts.base, slug, f"present=1&step={steps.group(1)}"))
+        if opts.reveal:
+            _reveal(page, runs, slug)
+        save_full(page, folder / f"{slug}-last.png", width)
+        page.set_viewport_size({"width": width, "height": height})
+        bar.first.scroll_into_view_if_needed()
+        settle(page)
+        page.screenshot(path=str(folder / f"{slug}-last-screen.png"))
+        page.set_viewport_size({"width": width, "height": TALL})
+        print("saved", folder / f"{slug}-last.png", "and -last-screen.png")
+        if opts.layout:
+            _report(page, f"{folder.name}/{slug}-last")
+    context.close()
 
 
 def main() -> None:
-    base = sys.argv[1] if len(sys.argv) > 1 else "http://localhost:8501"
-    out = Path(sys.argv[2] if len(sys.argv) > 2 else "artifacts/screenshots")
-    width = int(os.environ.get("WIDTH", "1400"))
-    out.mkdir(parents=True, exist_ok=True)
+    opts = _options()
+    slugs = opts.pages.split(",") if opts.pages else [entry.slug for entry in page_index()]
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": width, "height": TALL},
-                                color_scheme=os.environ.get("SCHEME", "light"))
-        for entry in page_index():
-            page.goto(page_url(base, entry.slug))
-            page.wait_for_selector('[data-testid="stAppViewContainer"]')
-            page.wait_for_selector('h1')
-            save_full(page, out / f"{entry.slug}.png", width)
-            print("saved", out / f"{entry.slug}.png")
+        for size, (width, height) in _sizes(opts.sizes).items():
+            for theme in opts.themes.split(","):
+                _shoot(browser, opts, slugs, size, width, height, theme, present=False)
+                if opts.presenter and size in PROJECTOR_SIZES:
+                    _shoot(browser, opts, slugs, size, width, height, theme, present=True)
         browser.close()
 
 

@@ -58,3 +58,56 @@ def test_label_places_keep_crowded_labels_apart():
     places = label_places(x, y, ["alpha", "beta", "gamma", "far"])
     assert len(set(places[:3])) == 3                       # three different sides for the crowded three
     assert label_places([], [], []) == []
+
+
+# ── What the browser layout check (tests/browser/test_layout.py) found, kept fixed in the figure JSON ──
+
+WORDS = st.lists(st.sampled_from(["attention", "the", "W_Qᵀ", "(dₖ", "=", "2)", "q", "·", "k", "weights,",
+                                  "of", "M", "softmax(scores", "/", "T)"]), min_size=1, max_size=14)
+
+
+@given(WORDS)
+def test_a_wrapped_title_keeps_every_word_in_order_and_lines_fit_unless_one_formula_is_longer(words):
+    from figures._layout import TITLE_CHARS, title_lines
+
+    title = " ".join(words)
+    lines = title_lines(title).split("<br>")
+    assert " ".join(lines) == title
+    for line in lines:
+        assert len(line) <= TITLE_CHARS or " " not in line or "(" in line or "=" in line or "_" in line, lines
+
+
+def test_a_title_is_never_split_inside_a_formula():
+    from figures._layout import title_lines
+
+    assert title_lines("Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ").split("<br>") == ["Learned scores", "(X W_Qᵀ)(X W_Kᵀ)ᵀ"]
+    assert title_lines("Singular values of M = W_Qᵀ W_K (dₖ = 2)").split("<br>")[1] == "M = W_Qᵀ W_K (dₖ = 2)"
+
+
+def test_each_wrapped_line_adds_its_height_to_the_top_margin_and_the_figure():
+    from figures._layout import TITLE_LINE
+
+    one, three = figure([LINE], "short"), figure([LINE], "this title is long enough to need three lines of room here")
+    lines = three.layout.title.text.count("<br>") + 1
+    assert lines == 3
+    assert three.layout.margin.t - one.layout.margin.t == TITLE_LINE * (lines - 1)
+    assert three.layout.height - one.layout.height == TITLE_LINE * (lines - 1)
+
+
+def test_a_legend_hangs_a_fixed_distance_under_the_plot_whatever_its_height():
+    from figures._layout import LEGEND_DROP
+
+    for height in (240, 320, 600):
+        fig = figure([LINE, LINE], "two", height=height)
+        plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+        assert abs(fig.layout.legend.y * plot + LEGEND_DROP) < 1e-9
+
+
+def test_heatmap_numbers_keep_the_common_size_and_the_colour_bar_title_sits_beside_the_bar():
+    from figures._layout import FONT
+
+    heat = {"type": "heatmap", "z": [[0.1, 0.9]], "text": [["0.1", "0.9"]], "texttemplate": "%{text}",
+            "colorbar": {"title": {"text": "weight"}}}
+    trace = figure([heat], "t").data[0]
+    assert trace.textfont.size == FONT                  # Plotly would shrink them to fit a narrow column
+    assert trace.colorbar.title.side == "right"

@@ -36,6 +36,8 @@ SITE_CSS = """
   /* The step bar's buttons keep their words on one line. */
   [class*="__step__bar"] button { white-space: nowrap; padding-left: 0.7rem; padding-right: 0.7rem; }
   [class*="__step__bar"] button p { white-space: nowrap; }
+  /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
+  @media (max-width: 480px) { [data-testid="stMain"] .katex-display > .katex { font-size: 1.05em; } }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
   @media (prefers-color-scheme: dark) {
     [data-testid="stMultiSelect"] [data-baseweb="tag"], [data-testid="stMultiSelect"] [data-baseweb="tag"] span,
@@ -75,7 +77,9 @@ _CHART_NAMES_JS = """
       var box = chart.closest('[data-testid="stElementContainer"]');
       var after = box && box.nextElementSibling;
       var caption = after && after.querySelector('[data-testid="stCaptionContainer"]');
-      var label = [text(chart.querySelector(".gtitle")), text(caption)].filter(Boolean).join(". ") || "Chart";
+      var title = chart.querySelector(".gtitle");   // a wrapped title: one tspan.line per line, no space between
+      var lines = title ? Array.prototype.map.call(title.querySelectorAll("tspan.line"), text) : [];
+      var label = [lines.length ? lines.join(" ") : text(title), text(caption)].filter(Boolean).join(". ") || "Chart";
       if (chart.getAttribute("aria-label") !== label) {
         chart.setAttribute("role", "figure");
         chart.setAttribute("aria-label", label);

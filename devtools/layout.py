@@ -1,0 +1,203 @@
+"""What a browser shows of a page's layout: text on a chart that is clipped, overlaps other text or is too
+small to read, and page elements wider than the screen. Used by tests/browser/test_layout.py and
+scripts/screenshots.py. Plain functions, no pytest.
+"""
+
+from __future__ import annotations
+
+import time
+
+from devtools.harness import TALL
+
+SIZES = {"1366x900": (1366, 900), "1280x720": (1280, 720), "1024x768": (1024, 768), "390x844": (390, 844)}
+MIN_CHART_FONT_PX = 10
+
+# One problem per finding: {kind, chart, text, other, detail}. Geometry is measured on what is drawn:
+# each SVG text's own box (getBBox) carried to the screen by its transform (getScreenCTM), so a slanted
+# tick label is a slanted rectangle, and two labels overlap only when those rectangles do (separating
+# axis test), not when their upright bounding boxes happen to.
+LAYOUT_JS = r"""
+(minFont) => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const visible = el => {
+    for (let n = el; n && n.nodeType === 1; n = n.parentNode) {
+      const cs = getComputedStyle(n);
+      if (cs.display === 'none' || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) return false;
+      const op = n.getAttribute && n.getAttribute('opacity');
+      if (op !== null && op !== undefined && parseFloat(op) === 0) return false;
+    }
+    return true;
+  };
+  const corners = el => {
+    let b; try { b = el.getBBox(); } catch (e) { return null; }
+    if (!b || b.width === 0 || b.height === 0) return null;
+    const m = el.getScreenCTM(); if (!m) return null;
+    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+  };
+  const box = ps => ({left: Math.min(...ps.map(p => p[0])), right: Math.max(...ps.map(p => p[0])),
+                      top: Math.min(...ps.map(p => p[1])), bottom: Math.max(...ps.map(p => p[1]))});
+  // Convex quadrilaterals overlap by more than `slack` px along every separating axis.
+  const overlap = (P, Q, slack) => {
+    for (const poly of [P, Q]) for (let i = 0; i < 4; i++) {
+      const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4];
+      let nx = y1 - y2, ny = x2 - x1; const len = Math.hypot(nx, ny) || 1; nx /= len; ny /= len;
+      const pr = R => R.map(p => p[0] * nx + p[1] * ny);
+      const a = pr(P), b = pr(Q);
+      const depth = Math.min(Math.max(...a), Math.max(...b)) - Math.max(Math.min(...a), Math.min(...b));
+      if (depth <= slack) return false;
+    }
+    return true;
+  };
+  const role = t => {
+    for (const [sel, name] of [['.hoverlayer', 'hover'], ['.xtick', 'x tick'], ['.ytick', 'y tick'],
+        ['[class*="xtitle"]', 'x title'], ['[class*="ytitle"]', 'y title'], ['.legendtext', 'legend'],
+        ['.legend', 'legend'], ['.annotation', 'annotation'], ['.gtitle', 'title'], ['.textpoint', 'label'],
+        ['.ternary', 'ternary axis'], ['.colorbar', 'colour bar']])
+      if (t.closest(sel)) return name;
+    return 'text';
+  };
+  const clipArea = (plot, t) => {
+    // Trace text inside a clipped layer is cut at its subplot's plot area.
+    const clipped = t.closest('[clip-path]');
+    const sub = t.closest('g.subplot, g.ternary');
+    if (!clipped || !sub || !sub.contains(clipped)) return null;
+    if (sub.matches('g.ternary')) return null;
+    const name = [...sub.classList].find(c => c !== 'subplot');
+    const drag = plot.querySelector(`.draglayer .${name} .nsewdrag`);
+    return drag ? drag.getBoundingClientRect() : null;
+  };
+  document.querySelectorAll('[data-testid=stMain] .js-plotly-plot').forEach((plot, n) => {
+    if (!plot.offsetParent) return;
+    const svg = plot.querySelector('svg.main-svg'); if (!svg) return;
+    const frame = svg.getBoundingClientRect();
+    const title = plot.querySelector('.gtitle');
+    const lines = title ? [...title.querySelectorAll('tspan.line')].map(l => l.textContent) : [];
+    const chart = (lines.length ? lines.join(' ') : title && title.textContent) || `chart ${n + 1}`;
+    const texts = [];
+    plot.querySelectorAll('svg.main-svg text').forEach(t => {
+      const s = t.textContent.replace(/\s+/g, ' ').trim();
+      if (!s || t.closest('.hoverlayer') || !visible(t)) return;
+      const ps = corners(t); if (!ps) return;
+      texts.push({t, s, ps, b: box(ps), role: role(t)});
+    });
+    for (const x of texts) {
+      const size = parseFloat(getComputedStyle(x.t).fontSize);
+      if (size < minFont) out.push({kind: 'small', chart, text: x.s, detail: `${x.role} at ${size} px`});
+      const b = x.b, f = frame, slack = 1;
+      if (b.left < f.left - slack || b.right > f.right + slack || b.top < f.top - slack || b.bottom > f.bottom + slack)
+        out.push({kind: 'outside', chart, text: x.s, detail: `${x.role} reaches `
+          + `${Math.round(b.left - f.left)}..${Math.round(b.right - f.left)} x ${Math.round(b.top - f.top)}..`
+          + `${Math.round(b.bottom - f.top)} in a ${Math.round(f.width)}x${Math.round(f.height)} chart`});
+      const area = clipArea(plot, x.t);
+      if (area && (b.left < area.left - 2 || b.right > area.right + 2
+                   || b.top < area.top - 2 || b.bottom > area.bottom + 2))
+        out.push({kind: 'cut', chart, text: x.s, detail: `${x.role} crosses the edge of the plot area`});
+    }
+    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
+      const a = texts[i], c = texts[j];
+      if (a.t.contains(c.t) || c.t.contains(a.t)) continue;
+      if (overlap(a.ps, c.ps, 3))
+        out.push({kind: 'overlap', chart, text: a.s, other: c.s, detail: `${a.role} / ${c.role}`});
+    }
+  });
+  // The page itself: nothing wider than the screen, no sideways scroll of the main block.
+  const main = document.querySelector('[data-testid=stMain]');
+  for (const el of [document.scrollingElement, main])
+    if (el && el.scrollWidth > el.clientWidth + 1)
+      out.push({kind: 'scroll', chart: '', text: el.dataset ? (el.dataset.testid || 'page') : 'page',
+                detail: `scrolls sideways: ${el.scrollWidth} px of content in ${el.clientWidth}`});
+  // A displayed formula wider than its column scrolls inside itself: on a phone its end is cut off.
+  main.querySelectorAll('.katex-display').forEach(el => {
+    if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      out.push({kind: 'scroll', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
+                detail: `formula is ${el.scrollWidth} px wide in a ${el.clientWidth} px column`});
+  });
+  main.querySelectorAll('[data-testid=stElementContainer]').forEach(el => {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && (r.right > vw + 1 || r.left < -1))
+      out.push({kind: 'wide', chart: '', text: el.innerText.slice(0, 60),
+                detail: `spans ${Math.round(r.left)}..${Math.round(r.right)} of a ${vw} px screen`});
+  });
+  return out;
+}
+"""
+
+
+def problems(page) -> list[dict]:
+    """Every layout problem on the page as it is drawn now (see LAYOUT_JS)."""
+    return page.evaluate(LAYOUT_JS, MIN_CHART_FONT_PX)
+
+
+def describe(p: dict) -> str:
+    where = f"[{p['chart']}] " if p.get("chart") else ""
+    other = f" / {p['other']!r}" if p.get("other") else ""
+    return f"{p['kind']}: {where}{p['text']!r}{other} ({p['detail']})"
+
+
+# Chart widths, as drawn and as their boxes now are: equal and unchanged between two looks once the
+# charts have redrawn for a new window size.
+_WIDTHS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]
+  .filter(c => c.offsetParent !== null).map(c => {
+    const svg = c.querySelector('svg.main-svg');
+    return [Math.round(c.getBoundingClientRect().width), svg ? Math.round(svg.getBoundingClientRect().width) : -1];
+  })"""
+
+
+def resize(page, width: int, height: int = TALL, timeout_ms: int = 20_000) -> None:
+    """Make the window ``width`` px wide and wait until every chart has redrawn at its new width."""
+    page.set_viewport_size({"width": width, "height": height})
+    deadline = time.perf_counter() + timeout_ms / 1000
+    before = None
+    while time.perf_counter() < deadline:
+        page.wait_for_timeout(250)
+        now = page.evaluate(_WIDTHS_JS)
+        if now == before and all(abs(box - svg) <= 2 for box, svg in now):
+            break
+        before = now
+    page.wait_for_timeout(200)                    # Plotly's label placement follows its resize by a frame
+
+
+# Marks the answer to click for the first unrevealed prediction: its radio's first choice, unless one is picked.
+_NEXT_PREDICTION_JS = """() => {
+  const button = [...document.querySelectorAll('[data-testid=stMain] button')]
+    .find(b => b.innerText.trim() === 'Reveal the answer');
+  if (!button) return null;
+  const radios = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stRadio]')]
+    .filter(r => r.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const radio = radios[radios.length - 1];
+  document.querySelectorAll('[data-layout-pick]').forEach(el => el.removeAttribute('data-layout-pick'));
+  button.setAttribute('data-layout-pick', 'button');
+  if (radio && !radio.querySelector('input:checked'))
+    radio.querySelector('[role=radiogroup] label').setAttribute('data-layout-pick', 'choice');
+  return !!radio;
+}"""
+
+
+def reveal_predictions(page, runs, most: int = 6) -> int:
+    """Answer (first choice) and reveal every prediction on the page, top to bottom; how many were revealed."""
+    done = 0
+    for _ in range(most):
+        if page.evaluate(_NEXT_PREDICTION_JS) is None:
+            break
+        choice = page.locator('[data-layout-pick="choice"]')
+        button = page.locator('[data-layout-pick="button"]')
+        enabled = "() => { const b = document.querySelector('[data-layout-pick=button]'); return b && !b.disabled; }"
+        for attempt in range(2):            # a click in the middle of a rerun can be lost on a busy machine
+            if choice.count():
+                before = runs.finished
+                choice.click()
+                runs.wait(before)
+            try:
+                page.wait_for_function(enabled, timeout=30_000)
+                break
+            except Exception:
+                if attempt:
+                    raise
+        before = runs.finished
+        button.click()
+        button.wait_for(state="detached", timeout=60_000)   # revealed: the page reran without the button
+        runs.wait(before)
+        done += 1
+    return done
