@@ -44,17 +44,18 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 @functools.cache
-def tune_malloc(mmap_threshold: int = 1 << 20, arenas: int = 2) -> bool:
+def tune_malloc(mmap_threshold: int = 1 << 18, arenas: int = 2) -> bool:
     """Once per process: blocks of ``mmap_threshold`` bytes or more get their own mapping, and script threads
     share ``arenas`` malloc arenas. True if glibc took both settings.
 
-    Why (docs/RELIABILITY.md, memory soak): a lab run's weights are megabytes. glibc maps such a block on
-    its own at first, but after the first one is freed it raises its threshold to that size, and from then
-    on puts them in its heaps, one heap per thread up to 8 × cores; the server runs every session's script
-    on a thread of its own. Freed weights then left holes the heaps kept, and the server's memory stayed up
-    after a class had left. A fixed threshold turns the dynamic one off: big blocks go back to the system
-    when they are freed. The same as MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX in the environment, which
-    a hosted app cannot set before its process starts.
+    Why (docs/RELIABILITY.md, memory soak): a lab run's weights are megabytes, and a 128-token pass makes
+    temporaries of hundreds of KB ([128, 1536] float32 is 768 KB). glibc maps such a block on its own at
+    first, but after one is freed it raises its threshold to that size, and from then on puts them in its
+    heaps, one heap per thread up to 8 × cores; the server runs every session's script on a thread of its
+    own. Freed blocks then left holes the heaps kept, and the server's memory stayed up after a class had
+    left. A fixed threshold turns the dynamic one off: big blocks go back to the system when freed. 256 KB
+    rather than 1 MB took the soak's heaps from about 250 to 146 MB. The same as MALLOC_MMAP_THRESHOLD_ and
+    MALLOC_ARENA_MAX in the environment, which a hosted app cannot set before its process starts.
     """
     lib = _glibc()
     if lib is None:
