@@ -53,9 +53,9 @@ def tune_malloc(mmap_threshold: int = 1 << 18, arenas: int = 2) -> bool:
     first, but after one is freed it raises its threshold to that size, and from then on puts them in its
     heaps, one heap per thread up to 8 × cores; the server runs every session's script on a thread of its
     own. Freed blocks then left holes the heaps kept, and the server's memory stayed up after a class had
-    left. A fixed threshold turns the dynamic one off: big blocks go back to the system when freed. 256 KB
-    rather than 1 MB took the soak's heaps from about 250 to 146 MB. The same as MALLOC_MMAP_THRESHOLD_ and
-    MALLOC_ARENA_MAX in the environment, which a hosted app cannot set before its process starts.
+    left. A fixed threshold turns the dynamic one off: big blocks go back to the system when freed
+    (256 KB against 1 MB: docs/RELIABILITY.md). The same as MALLOC_MMAP_THRESHOLD_ and MALLOC_ARENA_MAX in
+    the environment, which a hosted app cannot set before its process starts.
     """
     lib = _glibc()
     if lib is None:
