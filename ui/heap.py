@@ -25,8 +25,9 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-# glibc's mallopt parameters (malloc.h).
+# glibc's mallopt parameters (malloc.h), and the values tune_malloc gives them.
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
+MMAP_THRESHOLD, ARENAS = 1 << 18, 2
 
 
 @functools.cache
@@ -44,9 +45,9 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 @functools.cache
-def tune_malloc(mmap_threshold: int = 1 << 18, arenas: int = 2) -> bool:
-    """Once per process: blocks of ``mmap_threshold`` bytes or more get their own mapping, and script threads
-    share ``arenas`` malloc arenas. True if glibc took both settings.
+def tune_malloc() -> bool:
+    """Once per process: blocks of MMAP_THRESHOLD bytes (256 KB) or more get their own mapping, and script
+    threads share ARENAS malloc arenas. True if glibc took both settings.
 
     Why (docs/RELIABILITY.md, memory soak): a lab run's weights are megabytes, and a 128-token pass makes
     temporaries of hundreds of KB ([128, 1536] float32 is 768 KB). glibc maps such a block on its own at
@@ -60,7 +61,7 @@ def tune_malloc(mmap_threshold: int = 1 << 18, arenas: int = 2) -> bool:
     lib = _glibc()
     if lib is None:
         return False
-    return bool(lib.mallopt(_M_MMAP_THRESHOLD, mmap_threshold)) & bool(lib.mallopt(_M_ARENA_MAX, arenas))
+    return bool(lib.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(lib.mallopt(_M_ARENA_MAX, ARENAS))
 
 
 def release_memory() -> None:
