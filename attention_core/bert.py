@@ -3,7 +3,8 @@
 Every head's attention is softmax(Q Kᵀ / √d_k) V, the formula the lessons teach: all twelve heads at
 once through `attention_heads`, which a test holds equal to `scaled_dot_product_attention` head by head
 (and `head_trace` replays one head through the latter, every stage kept). Weights are stored float16 in
-assets/model/ and upcast once to float32 at load; the whole pass stays in float32.
+assets/model/ and upcast once to float32 at load, but for the word embeddings, whose few rows a sentence
+reads are upcast as they are read; the whole pass stays in float32.
 
     x = LayerNorm(word[id] + position[i] + token_type[0])          # [T, 384]
     6 × { x = LayerNorm(x + MultiHead(x))                           # [T, 384]
@@ -142,7 +143,7 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 def embed(token_ids: np.ndarray, p: dict) -> np.ndarray:
     """LayerNorm(word + position + token type 0). token_ids: [T] → [T, d_model]."""
     T = len(token_ids)
-    x = p["wte"][token_ids] + p["wpe"][:T] + p["wtt"][0]                      # [T, d]
+    x = p["wte"][token_ids].astype(np.float32) + p["wpe"][:T] + p["wtt"][0]    # [T, d]
     return layer_norm(x, p["ln_emb.g"], p["ln_emb.b"])
 
 
@@ -269,10 +270,15 @@ class MiniLM:
         return scaled_dot_product_attention(Q[head], K[head], V[head])
 
 
+# Left float16 at load: 30,522 rows × 384, of which a sentence reads at most 128. Upcasting the rows read
+# gives the same float32 values as upcasting the table (float16 → float32 is exact), for half the memory.
+KEPT_FLOAT16 = ("wte",)
+
+
 def load_params(path: str | Path = WEIGHTS_FILE) -> dict[str, np.ndarray]:
-    """The float16 npz, upcast once to float32."""
+    """The float16 npz, upcast once to float32 (but KEPT_FLOAT16, read a few rows at a time)."""
     with np.load(path) as npz:
-        return {name: npz[name].astype(np.float32) for name in npz.files}
+        return {name: npz[name] if name in KEPT_FLOAT16 else npz[name].astype(np.float32) for name in npz.files}
 
 
 def with_fused_qkv(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -81,8 +81,10 @@ def contextual_vector(run, word: str) -> np.ndarray:
 
 
 def lookup_vector(word_embeddings: np.ndarray, token_ids: list[int]) -> np.ndarray:
-    """Mean of the word-embedding rows of a word's pieces, before position or context. [V, d] → [d]."""
-    return np.asarray(word_embeddings)[np.asarray(token_ids)].mean(axis=0)
+    """Mean of the word-embedding rows of a word's pieces, before position or context. [V, d] → [d], in at
+    least float32 (the model keeps its table float16)."""
+    rows = np.asarray(word_embeddings)[np.asarray(token_ids)]
+    return rows.mean(axis=0, dtype=np.result_type(rows.dtype, np.float32))
 
 
 def layer_vectors(run, word: str, word_embeddings: np.ndarray) -> np.ndarray:

@@ -34,10 +34,11 @@ from devtools import harness
 from devtools.harness import cpu_seconds
 
 
-async def _run(ws, data: bytes, errors: list[str], finishes: int = 1) -> tuple[float, int]:
+async def _run(ws, data: bytes, errors: list[str], finishes: int = 1, seen: dict | None = None) -> tuple[float, int]:
     """Send one frame; wait for script_finished; (seconds, bytes received). ``finishes=2`` for a session's
     first frame: that run may set up the navigation only and the page run follow, so after the first
-    script_finished, messages are read until the server has been quiet for 3 s."""
+    script_finished, messages are read until the server has been quiet for 3 s. ``seen`` receives the id
+    of the fragment that draws the layer slider, as this session's run shows it (session_fragment)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     t0, received = time.perf_counter(), 0
@@ -49,6 +50,8 @@ async def _run(ws, data: bytes, errors: list[str], finishes: int = 1) -> tuple[f
         kind = msg.WhichOneof("type")
         if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
             errors.append("exception element: " + msg.delta.new_element.exception.message[:100])
+        elif seen is not None and kind == "delta" and msg.delta.fragment_id:
+            session_fragment(msg, seen)
         elif kind == "script_finished":
             took = time.perf_counter() - t0
             if finishes > 1:
@@ -63,15 +66,27 @@ async def _run(ws, data: bytes, errors: list[str], finishes: int = 1) -> tuple[f
             return took, received
 
 
+def session_fragment(msg, seen: dict) -> None:
+    """Note the fragment id of the delta that draws the lab's layer slider. The captured fragment frame
+    carries the id the capturing browser's session saw; a fragment run naming an id the session does not
+    have is never finished, so each session sends the id its own page showed. (A whole soak once timed out
+    at its first three messages, every session; a stale id is one way that happens.)"""
+    element = msg.delta.new_element
+    kind = element.WhichOneof("type")
+    if kind and getattr(getattr(element, kind), "id", "").endswith("-lab_layer"):
+        seen["fragment"] = msg.delta.fragment_id
+
+
 def load(base: str, pid: int, cap: dict, n: int, seconds: float) -> dict:
     texts = long_sentences(n)
     latencies, arrivals, errors, moved = [], [], [], []
     cpu = {}
 
     async def session(i: int, ready: asyncio.Barrier) -> None:
+        seen: dict = {}
         try:
             async with connect(base) as ws:
-                arrivals.append((await _run(ws, frame(cap["full"], cap["ids"], texts[i], 1, 1), errors, 2))[0])
+                arrivals.append((await _run(ws, frame(cap["full"], cap["ids"], texts[i], 1, 1), errors, 2, seen))[0])
                 await ready.wait()
                 cpu.setdefault("start", cpu_seconds(pid))
                 await asyncio.sleep(i / n)                  # spread over the second
@@ -82,7 +97,8 @@ def load(base: str, pid: int, cap: dict, n: int, seconds: float) -> dict:
                         head = head % 12 + 1
                     else:
                         layer = layer % 6 + 1
-                    took, size = await _run(ws, frame(cap["fragment"], cap["ids"], texts[i], layer, head), errors)
+                    took, size = await _run(ws, frame(cap["fragment"], cap["ids"], texts[i], layer, head,
+                                                      seen.get("fragment")), errors)
                     latencies.append(took)
                     moved.append(size)
                     step += 1
@@ -121,15 +137,22 @@ def soak(base: str, pid: int, cap: dict, n: int, per_session: int) -> dict:
 
     async def session(i: int) -> None:
         texts = long_sentences(per_session, offset=i * (per_session + 25))
+        seen: dict = {}
+        step = "connect"
         try:
             async with connect(base) as ws:
                 for k, text in enumerate(texts):
-                    await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2 if k == 0 else 1)
-                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 1), errors)
-                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 2 + k % 11), errors)
+                    step = f"sentence {k + 1}"
+                    await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2 if k == 0 else 1, seen)
+                    step = f"sentence {k + 1}, layer move"
+                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 1, seen.get("fragment")),
+                               errors)
+                    step = f"sentence {k + 1}, head move"
+                    await _run(ws, frame(cap["fragment"], cap["ids"], text, 2 + k % 5, 2 + k % 11,
+                                         seen.get("fragment")), errors)
                     runs[0] += 3
         except Exception as err:
-            errors.append(f"{type(err).__name__}: {err}"[:200])
+            errors.append(f"{type(err).__name__} at {step}: {err}"[:200])
 
     async def main() -> None:
         await asyncio.gather(*(session(i) for i in range(n)))
@@ -156,9 +179,10 @@ def bytes_per_move(base: str, cap: dict) -> dict:
 
     async def main() -> list[int]:
         async with connect(base) as ws:
-            text = long_sentences(1, 5800)[0]
-            await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2)
-            return [(await _run(ws, frame(cap["fragment"], cap["ids"], text, layer, head), errors))[1]
+            text, seen = long_sentences(1, 5800)[0], {}
+            await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), errors, 2, seen)
+            return [(await _run(ws, frame(cap["fragment"], cap["ids"], text, layer, head, seen.get("fragment")),
+                                errors))[1]
                     for layer, head in itertools.islice(itertools.product(range(1, 7), range(1, 13)), 1, 13)]
 
     sizes = asyncio.run(main())

@@ -111,12 +111,16 @@ def capture_ws(base: str) -> dict:
     return {"full": full, "fragment": fragment, "ids": ids}
 
 
-def frame(template, ids: dict, text: str | None = None, layer: int | None = None, head: int | None = None) -> bytes:
-    """``template`` (a captured BackMsg) with the sentence, layer and head set; serialised."""
+def frame(template, ids: dict, text: str | None = None, layer: int | None = None, head: int | None = None,
+          fragment_id: str | None = None) -> bytes:
+    """``template`` (a captured BackMsg) with the sentence, layer and head set (and, for a fragment run, the
+    fragment's id as the session's own run showed it: see lab_class.session_fragment); serialised."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
     msg.CopyFrom(template)
+    if fragment_id and msg.rerun_script.fragment_id:
+        msg.rerun_script.fragment_id = fragment_id
     for w in msg.rerun_script.widget_states.widgets:
         if w.id == ids["lab_text"] and text is not None:
             w.string_value = text

@@ -11,6 +11,7 @@ import re
 import textwrap
 
 import plotly.graph_objects as go
+import plotly.io as pio
 
 # Smallest type on any chart, in px: tick, token and word labels read from the back row and on a phone.
 # Presenter mode (ui/charts.py) scales every size by PRESENTER_SCALE, so 14 becomes at least 18.
@@ -106,13 +107,19 @@ def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -
 
 
 def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "", height: int = 320, *,
-           legend: bool | None = None, override: dict | None = None, **layout: object) -> go.Figure:
+           legend: bool | None = None, override: dict | None = None, validate: bool = True,
+           **layout: object) -> go.Figure:
     """One go.Figure from plain trace dicts (each with its "type") and layout keywords, built once.
 
     ``layout`` is the figure's own layout (axis ranges, shapes, barmode); the common title, margins and
     legend go over it. ``legend``: whether to show one (with its row of height and margin); by default,
     when there is more than one trace. ``override`` goes over all that in turn, for a figure that needs,
     say, a wider margin than the common one.
+
+    ``validate=False`` skips Plotly's validation pass (most of the build's time), for a figure made anew on
+    nearly every slider move whose structure is fixed: its tests hold its JSON equal to the validated
+    figure's, so a property Plotly would refuse still fails there. The template is given resolved, as
+    validation would resolve it.
     """
     legend = len(traces) > 1 if legend is None else legend
     merged = _merge(layout, _common(title, x_title, y_title, height, legend=legend))
@@ -127,8 +134,11 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
         # figure's height (a fraction of the plot's height put a short plot's legend on its axis title).
         m = merged["margin"]
         merged["legend"] = merged["legend"] | {"y": -LEGEND_DROP / max(merged["height"] - m["t"] - m["b"], 60)}
-    traces = [_readable_heatmap(t) for t in traces]
-    return go.Figure({"data": [_with_hover(t, merged) for t in traces], "layout": merged})
+    data = [_with_hover(_readable_heatmap(t), merged) for t in traces]
+    if validate:
+        return go.Figure({"data": data, "layout": merged})
+    merged["template"] = pio.templates[merged["template"]].to_plotly_json()
+    return go.Figure({"data": data, "layout": merged}, _validate=False)
 
 
 def _readable_heatmap(trace: dict) -> dict:

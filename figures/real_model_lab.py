@@ -56,7 +56,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     height = int(min(max(380, ROW_PX * T + 160), 1400))
     rows = -(-T * ROW_PX // (height - 160))                  # label every rows-th token on the y-axis
     cols = -(-T // X_LABELS)
-    return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, override={
+    return figure([heatmap], title, "attended to (key)", "attending (query)", height=height, validate=False, override={
         "xaxis": {**_ticks(text, cols, cats), "tickangle": -90, "side": "bottom"},
         "yaxis": {**_ticks(text, rows, cats), "autorange": "reversed"},
         # Room for the longest token, across on the left and upright below; r holds the colour bar.
@@ -80,7 +80,7 @@ def attention_bars(row: np.ndarray, tokens: list[str], query: int, title: str) -
     bars = {"type": "bar", "x": pos, "y": row, "marker": {"color": colours}, "customdata": labels(tokens),
             "hovertemplate": "%{customdata}: %{y:.3f}<extra></extra>"}
     text = labels(tokens)
-    return figure([bars], title, "attended to (key)", "weight", height=360, override={
+    return figure([bars], title, "attended to (key)", "weight", height=360, validate=False, override={
         "margin": {"b": text_px(text) + 70},
         "xaxis": {**_ticks(text, -(-len(tokens) // X_LABELS)), "tickangle": -90},
         "yaxis": {"range": [0, max(1e-6, float(row.max())) * 1.1]},

@@ -5,7 +5,6 @@ import pandas as pd
 import streamlit as st
 
 import attention_core as core
-from attention_core.bert import AttentionRun
 from figures.real_model_lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui.charts import built, chart
 from ui.frame import lesson
@@ -49,12 +48,19 @@ st.subheader("① Your sentence")
 text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
 # One widget for the examples, not a button each: every widget costs the server a little on every run.
 st.pills("Or start from an example", PRESETS, key="lab_preset", on_change=use_preset)
-try:
-    r = encode(text or "")
-except ValueError as err:
-    r = None
-    st.info(f"{message(err)} Type a sentence above or pick one of the examples.", icon=":material/edit:")
-if r is not None:
+
+
+def read_sentence(text: str) -> bool:
+    """The tokens the model reads, or why it reads none; True when there is a run to draw.
+
+    The run stays in ui.models.LAB_RUNS and out of this page's globals: the fragments below keep the
+    page's globals, and Streamlit keeps a session for minutes after its browser has gone, so a run held
+    here would stay as long (docs/RELIABILITY.md, memory soak). Each fragment looks its run up again."""
+    try:
+        r = encode(text)
+    except ValueError as err:
+        st.info(f"{message(err)} Type a sentence above or pick one of the examples.", icon=":material/edit:")
+        return False
     frame.note("tokens")
     T, unk = len(r.tokens), r.tokens.count("[UNK]")
     st.caption(f"The {T} tokens the model reads, [CLS] and [SEP] included, as plain text (markup is never run)."
@@ -63,11 +69,17 @@ if r is not None:
     if r.truncated:
         st.warning(f"Truncated: the model reads at most {minilm().max_tokens} tokens (and 10,000 characters), so "
                    "the rest of your text was cut off.", icon=":material/content_cut:")
+    return True
+
+
+readable = read_sentence(text or "")
 
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
 @st.fragment
-def who_attends(r: AttentionRun, W: np.ndarray, view: str) -> None:
+def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
+    r = encode(text)                                 # the shared run (see read_sentence), not a copy kept here
+    W = core.attention_map(r.attentions, layer, head)                                    # [T, T]
     T = len(r.tokens)
     st.subheader("③ Who attends to whom")
     frame.note("who")
@@ -89,7 +101,8 @@ def who_attends(r: AttentionRun, W: np.ndarray, view: str) -> None:
 # One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
 # these two sections only (not the model run of the sentence above, the header or the footer).
 @st.fragment
-def where_tokens_look(r: AttentionRun, shown: int) -> None:
+def where_tokens_look(text: str, shown: int) -> None:
+    r = encode(text)                                 # the shared run (see read_sentence), not a copy kept here
     st.subheader("② Where each token looks")
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
@@ -105,11 +118,11 @@ def where_tokens_look(r: AttentionRun, shown: int) -> None:
           lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
     if shown >= Step.WHO:
-        who_attends(r, W, view)
+        who_attends(text, layer - 1, None if avg else head - 1, view)
 
 
-if r is not None and shown >= Step.HEATMAP:
-    where_tokens_look(r, shown)
+if readable and shown >= Step.HEATMAP:
+    where_tokens_look(text, shown)
 
 frame.trap(after=("top_key",))
 frame.check("one_head", after=("top_key",))

@@ -107,3 +107,18 @@ def test_real_vector_words_are_all_in_glove_and_the_map_puts_bank_with_money():
     centre = {g: np.mean([pos[w] for w in ws], axis=0) for g, ws in groups.items() if g != "ambiguous"}
     # GloVe's single "bank" vector leans to the sense its training text used most: finance.
     assert np.linalg.norm(pos[ambiguous] - centre["money"]) < np.linalg.norm(pos[ambiguous] - centre["river"])
+
+
+@pytest.mark.parametrize("T", [6, 128])
+def test_the_unvalidated_lab_figures_are_what_plotly_validates(T):
+    """The heatmap and the bars skip Plotly's validation (they are made anew on every move); Plotly
+    validating their dicts must accept every property and change nothing."""
+    import json
+
+    import plotly.io as pio
+
+    tokens = TOKENS if T == 6 else [f"w{i}" for i in range(T)]
+    W = np.random.default_rng(T).dirichlet(np.ones(T), size=T)
+    for fig in (attention_heatmap(W, tokens, "t"), attention_bars(W[2], tokens, 2, "t")):
+        checked = go.Figure(fig.to_dict())                     # raises on a property Plotly does not know
+        assert json.loads(pio.to_json(fig, validate=False)) == json.loads(pio.to_json(checked, validate=False))

@@ -11,6 +11,7 @@ Streamlit's caches, so a client's ``clear_cache`` message does not empty it (doc
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -26,12 +27,18 @@ class ByteLRU(Generic[V]):
     A value larger than the whole budget is returned but not kept. Thread-safe: the server runs each
     session's script on its own thread. Two sessions asking for the same missing key at once may both
     compute it; the second result replaces the first, which costs time, never correctness.
+
+    With ``max_idle`` (seconds), ``sweep()`` also drops every entry nobody has read for that long: a cache
+    sized for a class in session need not hold its budget after the class has left. ``clock`` is for tests.
     """
 
-    def __init__(self, max_bytes: int, max_entries: int, size: Callable[[V], int]):
+    def __init__(self, max_bytes: int, max_entries: int, size: Callable[[V], int], max_idle: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.max_bytes, self.max_entries, self._size = int(max_bytes), int(max_entries), size
+        self.max_idle, self._clock = max_idle, clock
         self._lock = threading.Lock()
-        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        # key -> (value, bytes, last read); in least recently used order, so the idle ones come first
+        self._entries: OrderedDict[Hashable, tuple[V, int, float]] = OrderedDict()
         self._bytes = 0
 
     def get(self, key: Hashable, make: Callable[[], V]) -> V:
@@ -39,6 +46,7 @@ class ByteLRU(Generic[V]):
         with self._lock:
             hit = self._entries.get(key)
             if hit is not None:
+                self._entries[key] = (hit[0], hit[1], self._clock())
                 self._entries.move_to_end(key)
                 return hit[0]
         value = make()
@@ -49,12 +57,23 @@ class ByteLRU(Generic[V]):
             old = self._entries.pop(key, None)
             if old is not None:
                 self._bytes -= old[1]
-            self._entries[key] = (value, n)
+            self._entries[key] = (value, n, self._clock())
             self._bytes += n
             while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self._bytes -= dropped
+                self._bytes -= self._entries.popitem(last=False)[1][1]
         return value
+
+    def sweep(self) -> int:
+        """Drop the entries not read for ``max_idle`` seconds (none without it); the number dropped."""
+        if self.max_idle is None:
+            return 0
+        oldest = self._clock() - self.max_idle
+        dropped = 0
+        with self._lock:
+            while self._entries and next(iter(self._entries.values()))[2] <= oldest:
+                self._bytes -= self._entries.popitem(last=False)[1][1]
+                dropped += 1
+        return dropped
 
     @property
     def nbytes(self) -> int:
