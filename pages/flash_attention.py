@@ -42,14 +42,18 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         return 1
     if st.session_state.get("fa_step", 1) > n_blocks:         # a link's step past the last block
         st.session_state["fa_step"] = n_blocks
-    return st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
-                     help="Step through the blocks of keys, as the algorithm does.")
+    shown = st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
+                      help="Step through the blocks of keys, as the algorithm does.")
+    st.session_state["_fa_step_shown"] = shown
+    return shown
 
 
 def restart_walk() -> None:
-    """The learner changed T or B: new tiles, so the walk starts again at block 1. (A callback runs only for
-    the learner's own move, not when a link or a presenter's view sets the controls, step included.)"""
-    st.session_state["fa_step"] = 1
+    """The learner changed T or B: new tiles, so the walk starts again at block 1. A callback runs only for a
+    move sent by the browser, not when a link or a presenter's view sets the controls; and a step sent in
+    the same message as the new tiles is kept."""
+    if st.session_state.get("fa_step", 1) == st.session_state.get("_fa_step_shown", 1):
+        st.session_state["fa_step"] = 1
 
 
 def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> None:

@@ -90,3 +90,7 @@ def test_magic_is_off_and_no_page_needs_it():
                   if isinstance(n, ast.Expr) and id(n) not in docstrings
                   and not isinstance(n.value, ast.Call | ast.Await | ast.Yield | ast.YieldFrom)]
     assert not shown, f"bare expressions that magic would have shown: {shown}"
+
+
+def test_warming_starts_once_per_process():
+    assert warm.start() is warm.start()

@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 
 import plotly.graph_objects as go
-import streamlit as st
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -86,9 +85,16 @@ def warm_all(warmers: tuple[tuple[str, Callable[[], None]], ...] = WARMERS) -> d
     return took
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+_STARTED: list[threading.Thread] = []
+_START_LOCK = threading.Lock()
+
+
 def start() -> threading.Thread:
-    """Start warming, once per process (the first session's run); later runs get the same thread back."""
-    thread = threading.Thread(target=warm_all, name="warm-lessons", daemon=True)
-    thread.start()
-    return thread
+    """Start warming, once per process (the first session's run); later runs get the same thread back.
+    Not a cache_resource: a "clear cache" from any client would start it again and refill every cache."""
+    with _START_LOCK:
+        if not _STARTED:
+            thread = threading.Thread(target=warm_all, name="warm-lessons", daemon=True)
+            thread.start()
+            _STARTED.append(thread)
+        return _STARTED[0]

@@ -163,7 +163,8 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
     pg.get_by_text("3 of 3 answered").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     counts = pg.wait_for_function("""() => {
         const el = [...document.querySelectorAll('.js-plotly-plot')]
-            .find(p => p.layout && String((p.layout.title || {}).text || '').includes('answers ('));
+            .find(p => p.layout
+                  && String((p.layout.title || {}).text || '').replace(/<br>/g, ' ').includes('answers ('));
         if (!el || !el.data) return null;
         const x = Array.from(el.data[0].x);
         return x.reduce((a, b) => a + b, 0) === 3 ? x : null; }""", timeout=FOLLOW_TIMEOUT_MS).json_value()
@@ -173,7 +174,8 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
     for i, st in enumerate(classroom.students):
         _see(st, "The answer:", f"classroom_fail_{i}.png")
         st.wait_for_function("""() => [...document.querySelectorAll('.js-plotly-plot')].some(p => p.data && p.layout
-            && String((p.layout.title || {}).text || '').includes('answers (3 in all)'))""", timeout=FOLLOW_TIMEOUT_MS)
+            && String((p.layout.title || {}).text || '').replace(/<br>/g, ' ').includes('answers (3 in all)'))""",
+                             timeout=FOLLOW_TIMEOUT_MS)
     harness.save_full(classroom.students[0], SCREENSHOTS / "classroom_student_reveal.png", 390)
 
 

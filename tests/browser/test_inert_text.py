@@ -63,7 +63,13 @@ def typed(pg, problems, selector: str, text: str, commit: str = "Control+Enter")
     box = pg.locator(selector).first
     box.fill(text)
     box.press(commit)
-    problems.runs.wait(runs)
+    # The run, not its charts: a refused entry leaves its section without them, and the caller waits for
+    # what the entry should show.
+    deadline = 180_000
+    while problems.runs.finished <= runs and deadline > 0:
+        pg.wait_for_timeout(50)
+        deadline -= 50
+    assert problems.runs.finished > runs, "no run finished after typing"
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
