@@ -15,7 +15,7 @@ from ui.models import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "polysemy_2d.csv"
 DIMS = (2, 4, 8, 16, 32, 64, 128, 256, 300, 512, 1024, 2048, 4096)   # the sense experiment's d
-SEED = 0                                                  # the page's default seed (warmed at server start)
+SEED = 0                                                  # the page's default seed
 REAL_VECTORS_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "real_vectors.toml"
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 import attention_core as core
 
 HIDDEN, D_IN, D_K = 16, 4, 8                              # the race's RNN and attention head
-# The page's defaults (warmed at server start): T, ‖J‖, seed, forget-gate bias, state size, stored pairs.
+# The page's defaults: T, ‖J‖, seed, forget-gate bias, state size, stored pairs.
 LENGTH, RHO, SEED, FORGET_BIAS, STATE_D, PAIRS = 100, 0.9, 0, 1.0, 32, 64
 
 

@@ -13,7 +13,7 @@ DRAWS = 4000                                              # q·k samples per his
 BINS = 41
 N_KEYS = 16
 SWEEP_D_K = tuple(2 ** k for k in range(11))              # 1, 2, 4, … 1024
-D_K, SEED = 64, 0                                         # the page's defaults (warmed at server start)
+D_K, SEED = 64, 0  # the page's defaults
 
 
 @st.cache_resource(max_entries=2, show_spinner="Drawing random queries and keys…")
