@@ -138,8 +138,8 @@ class Runs:
             if socket == self.sockets:
                 self.finished_on_latest += 1
 
-    def wait(self, after: int, timeout_ms: int = 180_000) -> None:
-        """Wait until more than ``after`` runs have finished, then until every chart has drawn.
+    def wait(self, after: int, timeout_ms: int = 180_000, *, charts: bool = True) -> None:
+        """Wait until more than ``after`` runs have finished, then (with ``charts``) until every chart has drawn.
 
         Generous by default: a page's first run may load a model, on a machine shared with other work.
         """
@@ -148,7 +148,8 @@ class Runs:
             if time.perf_counter() > deadline:
                 raise TimeoutError(f"no script run finished within {timeout_ms} ms")
             self.page.wait_for_timeout(25)
-        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
+        if charts:
+            self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
     def open(self, url: str, timeout_ms: int = 180_000) -> None:
         before = self.finished

@@ -6,6 +6,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.flash_attention import block_figure, running_figure, tile_grid_figure, traffic_figure
+from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import flash_attention
@@ -14,6 +15,7 @@ from ui.steps import Steps
 GPU = core.A100_SXM_40GB
 LENGTHS = flash_attention.LENGTHS
 BLOCKS = flash_attention.BLOCKS
+STEP_SHOWN = controls.private_key("fa", "step_shown")   # the block the last run showed
 
 
 class Step(Steps):
@@ -44,7 +46,7 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         st.session_state["fa_step"] = n_blocks
     shown = st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
                       help="Step through the blocks of keys, as the algorithm does.")
-    st.session_state["_fa_step_shown"] = shown
+    st.session_state[STEP_SHOWN] = shown
     return shown
 
 
@@ -52,7 +54,7 @@ def restart_walk() -> None:
     """The learner changed T or B: new tiles, so the walk starts again at block 1. A callback runs only for a
     move sent by the browser, not when a link or a presenter's view sets the controls; and a step sent in
     the same message as the new tiles is kept."""
-    if st.session_state.get("fa_step", 1) == st.session_state.get("_fa_step_shown", 1):
+    if st.session_state.get("fa_step", 1) == st.session_state.get(STEP_SHOWN, 1):
         st.session_state["fa_step"] = 1
 
 

@@ -75,6 +75,11 @@ def exercise_key(slug: str, exercise_id: str) -> str:
     return frame_key(slug, "exercise", exercise_id)
 
 
+def private_key(*parts: str) -> str:
+    """A key of the app's own state, never a lesson control nor a frame key: ``_<part>__<part>…``."""
+    return "_" + "__".join(parts)
+
+
 def step_key(slug: str) -> str:
     """The presenter step a page is on."""
     return frame_key(slug, "step")

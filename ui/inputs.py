@@ -10,6 +10,7 @@ import streamlit as st
 
 from attention_core import format_matrix, parse_matrix
 from attention_core.parsing import MAX_CHARS
+from ui import controls
 
 
 def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None = None,
@@ -22,7 +23,7 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     A value that arrived in a link and cannot be read falls back to the default, with a notice.
     """
     default_text = format_matrix(default)
-    refused = f"_refused__{key}"                          # private: why the link's value was not used
+    refused = controls.private_key("refused", key)       # why the link's value was not used
     if key not in st.session_state:                       # first run on this page: take the link's value
         st.session_state[key] = default_text
         if key in st.query_params:
