@@ -8,8 +8,9 @@ its own is still going. No Chromium: a browser per student would measure the bro
 
 Measured, for N = 30 and 60 students:
 - follow: the presenter moves the dₖ slider on `sqrt_dk` (a fragment rerun, as in the browser); for
-  each student, the time from the presenter sending the move to that student's next full run finishing
-  (the run that applied the new snapshot). Moves are 4 s apart, so each starts from a quiet room.
+  each student, the time from the presenter sending the move to the end of that student's first run that
+  draws the slider at the new value (the lesson's section alone when the follower could rerun just that,
+  else the whole page; both are counted). Moves are 4 s apart, so each starts from a quiet room.
 - idle: server CPU over 20 s while every student follows and nothing changes, less the same window
   with the presenter alone, as a share of one core (from /proc/<pid>/stat).
 - poll: the presenter asks the class; every student answers at once; each answer's round trip, and
@@ -43,6 +44,7 @@ class Result:
     students: int
     follow: list[float]
     missed: int
+    whole_page: int            # follows that reran the whole page (the others reran the lesson's section)
     idle_cpu: float            # share of one core, the students' ticks only
     presenter_cpu: float       # share of one core, the presenter alone (its publish check and count)
     answer_rtt: list[float]
@@ -68,27 +70,28 @@ async def open_room(presenter: Client) -> str:
     return code
 
 
-async def follow_moves(presenter: Client, students: list[Client], moves: int) -> tuple[list[float], int]:
-    """The presenter moves the dₖ slider ``moves`` times, 4 s apart; each student's time to its next full run,
-    and how many (student, move) pairs never got one within 15 s."""
+async def follow_moves(presenter: Client, students: list[Client], moves: int) -> tuple[list[float], int, int]:
+    """The presenter moves the dₖ slider ``moves`` times, 4 s apart; each student's time until a finished run
+    shows the new value, how many (student, move) pairs never showed it within 15 s, and how many of the
+    runs that showed it were the whole page (the others reran the lesson's section alone)."""
     slider = presenter.widgets["sd_dk"]
-    follow, missed, n = [], 0, len(students)
+    follow, missed, full, n = [], 0, 0, len(students)
     for value in [64 + 16 * (i + 1) for i in range(moves)]:
-        before = [len(s.finished) for s in students]
         t_move = time.perf_counter()
         await presenter.send([widget_state(slider, double_array_value=[value])], fragment_id=slider.fragment_id)
         deadline = t_move + 15
         pending = set(range(n))
         while pending and time.perf_counter() < deadline:
             for i in list(pending):
-                runs = [t for t, status in students[i].finished[before[i]:] if status == FINISHED]
-                if runs:
-                    follow.append(runs[0] - t_move)
+                run = students[i].showed("sd_dk", (float(value),), t_move)
+                if run is not None:
+                    follow.append(run[0] - t_move)
+                    full += run[1] == FINISHED
                     pending.discard(i)
             await asyncio.sleep(0.005)
         missed += len(pending)
         await asyncio.sleep(max(0.0, t_move + 4 - time.perf_counter()))
-    return follow, missed
+    return follow, missed, full
 
 
 async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], float, int]:
@@ -133,12 +136,12 @@ async def classroom(base: str, pid: int, n: int, moves: int) -> Result:
     await asyncio.sleep(5)                               # joined, followed, quiet
     idle_cpu = await cpu_share(pid) - presenter_cpu
 
-    follow, missed = await follow_moves(presenter, students, moves)
+    follow, missed, full = await follow_moves(presenter, students, moves)
     answer_rtt, all_answered, counted = await poll(presenter, students)
     errors = [e for c in (presenter, *students) for e in c.errors]
     for c in (presenter, *students):
         await c.close()
-    return Result(n, follow, missed, idle_cpu, presenter_cpu, answer_rtt, all_answered, counted, errors)
+    return Result(n, follow, missed, full, idle_cpu, presenter_cpu, answer_rtt, all_answered, counted, errors)
 
 
 def report(results: list[Result], moves: int, machine: str) -> str:
@@ -146,15 +149,17 @@ def report(results: list[Result], moves: int, machine: str) -> str:
         f"Machine: {machine}. Shared with other work while measured (other helpers' tests and servers ran "
         "on the same 2 cores), so treat single figures as upper bounds.",
         "",
-        "| Students | Follow: presenter's move → student's run finished, p50 | p95 | Missed | Idle students' "
+        "| Students | Follow: presenter's move → student's run showing it, p50 | p95 | Missed | Whole-page runs | "
+        "Idle students' "
         "server CPU (share of one core) | per student | Presenter alone | Poll: answer round trip p50 / p95 | "
         "All answers on the presenter's screen | Counted | Errors |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
         lines.append(
             f"| {r.students} | {pct(r.follow, 0.5) * 1000:.0f} ms | {pct(r.follow, 0.95) * 1000:.0f} ms "
             f"{'✅' if pct(r.follow, 0.95) <= 1.5 else '❌'} | {r.missed} of {r.students * moves} | "
+            f"{r.whole_page} of {len(r.follow)} | "
             f"{r.idle_cpu * 100:.1f}% {'✅' if r.idle_cpu < 0.10 else '❌'} | {r.idle_cpu * 100 / r.students:.2f}% | "
             f"{r.presenter_cpu * 100:.1f}% | "
             f"{pct(r.answer_rtt, 0.5) * 1000:.0f} / {pct(r.answer_rtt, 0.95) * 1000:.0f} ms | "

@@ -29,10 +29,10 @@ import sys
 import time
 import urllib.request
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from benchmarks.report import machine, pct
-from benchmarks.ws_client import FINISHED, Client, widget_state
+from benchmarks.ws_client import Client, widget_state
 from devtools import harness, services
 from devtools.harness import ROOT, cpu_seconds
 
@@ -53,7 +53,6 @@ def _sticky_cookie(url: str) -> str | None:
 @dataclass
 class HallClient(Client):
     replica: str | None = None
-    shown: dict[float, float] = field(default_factory=dict)       # slider value -> when its element arrived
 
     async def open(self) -> None:
         import websockets
@@ -65,12 +64,6 @@ class HallClient(Client):
                                            open_timeout=120, ping_interval=None, additional_headers=headers)
         self.timers: dict[str, asyncio.Task] = {}
         self.reader = asyncio.create_task(self._read())
-
-    def _element(self, delta) -> None:
-        super()._element(delta)
-        el = delta.new_element
-        if el.WhichOneof("type") == "slider" and el.slider.set_value and el.slider.id.endswith("sd_dk"):
-            self.shown.setdefault(el.slider.value[0], time.perf_counter())
 
 
 @dataclass
@@ -122,16 +115,16 @@ async def lecture(base: str, pids: dict[str, int], redis: services.RedisServer |
     cpu = {name: (cpu_seconds(pid) - cpu0[name]) / seconds for name, pid in pids.items()}
     redis_ops = (redis.info("stats")["total_commands_processed"] - ops0) / seconds if redis else None
     last = values[-1]
-    await asyncio.gather(*(s.until(lambda s=s: last in s.shown, GRACE_S) for s in students), return_exceptions=True)
+    await asyncio.gather(*(s.until(lambda s=s: s.showed("sd_dk", (last,), sent[-1]) is not None, GRACE_S)
+                           for s in students), return_exceptions=True)
     await asyncio.sleep(1.0)
 
     follow, missed = [], 0
     for s in students:
         for value, t_move in zip(values, sent, strict=True):
-            seen = s.shown.get(value)
-            done = [t for t, status in s.finished if status == FINISHED and seen is not None and t >= seen]
-            if done:
-                follow.append(done[0] - t_move)
+            run = s.showed("sd_dk", (value,), t_move)
+            if run is not None:
+                follow.append(run[0] - t_move)
             else:
                 missed += 1
     replicas: dict[str, int] = {}

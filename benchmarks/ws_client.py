@@ -13,6 +13,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 FINISHED = ForwardMsg.FINISHED_SUCCESSFULLY
+FINISHED_FRAGMENT = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Client:
     widgets: dict[str, Widget] = field(default_factory=dict)      # user key → widget
     markdown: list[str] = field(default_factory=list)             # every markdown body seen
     finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
+    drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
     running: bool = False
 
@@ -91,6 +93,18 @@ class Client:
             if isinstance(wid, str) and wid.startswith("$$ID-"):
                 key = wid.split("-", 2)[2] if wid.count("-") >= 2 else wid
                 self.widgets[key] = Widget(wid, delta.fragment_id, proto)
+                value = getattr(proto, "value", None)
+                self.drawn.append((time.perf_counter(), key, tuple(value) if hasattr(value, "__len__")
+                                   and not isinstance(value, str) else (value,)))
+
+    def showed(self, key: str, value: tuple, since: float) -> tuple[float, int] | None:
+        """The first run (time, status) that finished after widget ``key`` was drawn at ``value`` (drawn
+        after ``since``): when this tab shows it, whether a full run or a fragment's drew it."""
+        drawn = next((t for t, k, v in self.drawn if t >= since and k == key and v == value), None)
+        if drawn is None:
+            return None
+        return next(((t, status) for t, status in self.finished if t >= drawn
+                     and status in (FINISHED, FINISHED_FRAGMENT)), None)
 
     async def _tick(self, fragment_id: str, interval: float) -> None:
         while True:

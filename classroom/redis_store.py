@@ -332,16 +332,19 @@ class RedisRoomStore:
     def changes_channel(self) -> str:
         return self.prefix + "changed"
 
-    def announce(self, code: str) -> None:
-        """Tell every replica that room ``code`` changed (Redis PUBLISH); best effort: followers also poll."""
+    def announce(self, code: str, section: tuple[str, str] | None = None) -> None:
+        """Tell every replica that room ``code`` changed (Redis PUBLISH), and in which lesson section
+        (page slug, fragment name) when the change lies inside one; best effort: followers also poll."""
+        message = code if section is None else " ".join((code, *section))
         try:
-            self.r.publish(self.changes_channel, code)
+            self.r.publish(self.changes_channel, message)
         except redis.RedisError:
             pass
 
     def listen(self, on_change) -> threading.Thread:
-        """Call ``on_change(code)`` on a daemon thread for each room any replica announces. Its own
-        connection, without a read timeout (it waits for messages); it reconnects after Redis goes away."""
+        """Call ``on_change(code, section)`` on a daemon thread for each room any replica announces (section
+        None, or the (slug, fragment name) the change lies in). Its own connection, without a read timeout
+        (it waits for messages); it reconnects after Redis goes away."""
         url = self.url
 
         def run() -> None:
@@ -354,7 +357,7 @@ class RedisRoomStore:
                     pubsub.subscribe(self.changes_channel)
                     for message in pubsub.listen():
                         if message.get("type") == "message" and isinstance(message.get("data"), str):
-                            on_change(message["data"][:16])
+                            on_change(*changed_room(message["data"]))
                 except Exception:                      # Redis away, or a wake failed: wait, then listen again
                     time.sleep(1.0)
 
@@ -494,3 +497,11 @@ class RedisRoomStore:
 
 
 __all__ = ["RedisRoomStore", "RoomError"]
+
+
+def changed_room(message: str) -> tuple[str, tuple[str, str] | None]:
+    """An announcement read back: (room code, section or None). Anything malformed names no section
+    (followers then rerun the whole page, which is always right)."""
+    parts = message[:200].split(" ")
+    section = (parts[1], parts[2]) if len(parts) == 3 and all(0 < len(p) <= 64 for p in parts[1:]) else None
+    return parts[0][:16], section

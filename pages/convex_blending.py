@@ -147,7 +147,7 @@ def blend_numbers(X: np.ndarray, b: core.Blend) -> None:
 
 # One fragment: the toggle, the mode and the weight sliders drive both charts and the blend's numbers below them;
 # the token editor above stays outside (it changes which sliders exist, so it reruns the page).
-@st.fragment
+@frame.fragment
 def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
     """Weights → blend → the simplex and the hull, side by side."""
     b = core.blend(set_weights(labels), X)

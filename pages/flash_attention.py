@@ -122,7 +122,7 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
 
 
 # One fragment per section: the tile controls rerun the first two, the traffic controls the last two.
-@st.fragment
+@frame.fragment
 def tiles(shown: int) -> None:
     st.subheader("One block of keys at a time")
     a, b, c = st.columns(3)
@@ -145,7 +145,7 @@ def tiles(shown: int) -> None:
         same_answer(run, length, causal)
 
 
-@st.fragment
+@frame.fragment
 def traffic(shown: int) -> None:
     if shown < Step.TRAFFIC:
         return

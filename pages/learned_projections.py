@@ -135,7 +135,7 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
 
 # One fragment: the weights chosen here feed both comparisons below (steps 2 and 3), so changing them
 # reruns this part of the page only (not the entry script, the header, the sentence or the footer).
-@st.fragment
+@frame.fragment
 def weights_and_scores(step: int) -> None:
     st.subheader("Choose W_Q and W_K")
     mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", bind="query-params")

@@ -73,7 +73,7 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
 
 
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
-@st.fragment
+@frame.fragment
 def masks(step: int) -> None:
     st.subheader("① The causal mask on your scores")
     frame.note("causal")
@@ -123,7 +123,7 @@ def masks(step: int) -> None:
 
 
 # One fragment: the prompt and the picture drive the cross-attention charts.
-@st.fragment
+@frame.fragment
 def cross(step: int) -> None:
     st.subheader("④ Cross-attention: image patches ask the prompt")
     frame.note("cross")

@@ -156,7 +156,7 @@ def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
 
 
 # One fragment: the number of heads and the edited weights drive every small-number chart below.
-@st.fragment
+@frame.fragment
 def small_heads(step: int) -> None:
     for key in MATRIX_KEYS:           # keep an edit while its field is hidden (another head count, an earlier step)
         if key in st.session_state:
@@ -177,7 +177,7 @@ small_heads(step)
 
 
 # The real model: its own fragment (the sentence, layer and words rerun this part only).
-@st.fragment
+@frame.fragment
 def real_layer(step: int) -> None:
     st.subheader("⑤ All 12 heads of a real layer")
     frame.note("real")

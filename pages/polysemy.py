@@ -81,7 +81,7 @@ render_real_vectors(frame.text.notes["real_vectors"])
 
 # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
 # One fragment: the words, the temperature and the self toggle drive only this section's map, bars and metrics.
-@st.fragment
+@frame.fragment
 def context(vocab: dict, static: np.ndarray) -> None:
     words, coords, group_of = vocab.words, vocab.coords, vocab.group_of
     sense_river, sense_finance = vocab.senses
@@ -161,7 +161,7 @@ if shown >= Step.STEER:
 
 # ── 3. The trap, tested ────────────────────────────────────────────────────────────────────────────
 # One fragment: d and the seed drive only this section's chart and metrics (its prediction reruns it alone too).
-@st.fragment
+@frame.fragment
 def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.note("dimension")

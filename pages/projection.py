@@ -131,7 +131,7 @@ def swap(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None
 
 # One fragment: the vectors set here drive the metrics, the chart and the swap section below, so all of it reruns
 # together, and nothing else does.
-@st.fragment
+@frame.fragment
 def flight(shown: int) -> None:
     st.subheader("Fly the plane, lay the runway")
     q, k = set_vectors()

@@ -40,7 +40,7 @@ st.dataframe(library.shown, width="stretch")
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 # One fragment: the query sliders and the temperature drive both lookups, the three charts and the spread below.
-@st.fragment
+@frame.fragment
 def lookup(library: dict) -> None:
     tags, value_names = library.tags, library.value_names
     K, V, titles = library.K, library.V, library.titles
@@ -112,7 +112,7 @@ def predict_it(Q: np.ndarray, trace: core.AttentionTrace) -> bool:
 
 # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
 # One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
-@st.fragment
+@frame.fragment
 def self_attention() -> None:
     st.subheader("A token that looks away from itself")
     frame.note("selfattention")

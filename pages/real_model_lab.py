@@ -76,7 +76,7 @@ readable = read_sentence(text or "")
 
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
-@st.fragment
+@frame.fragment
 def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
     r = encode(text)                                 # the shared run (see read_sentence), not a copy kept here
     W = core.attention_map(r.attentions, layer, head)                                    # [T, T]
@@ -100,7 +100,7 @@ def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
 
 # One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
 # these two sections only (not the model run of the sentence above, the header or the footer).
-@st.fragment
+@frame.fragment
 def where_tokens_look(text: str, shown: int) -> None:
     r = encode(text)                                 # the shared run (see read_sentence), not a copy kept here
     st.subheader("② Where each token looks")
@@ -129,7 +129,7 @@ frame.check("one_head", after=("top_key",))
 
 
 # ⑤ reads ④'s word and experiment: its own fragment (a new sentence or layer here reruns ⑤ only), nested in ④'s.
-@st.fragment
+@frame.fragment
 def contextual_neighbours(word: str, ex: dict | None) -> None:
     st.subheader("⑤ Static against contextual neighbours")
     frame.note("neighbours")
@@ -171,7 +171,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
 
 # One fragment for ④ and ⑤: the word and the sentences typed here (not the lab's sentence) drive both, so
 # editing them reruns these two sections only.
-@st.fragment
+@frame.fragment
 def layer_by_layer(shown: int) -> None:
     st.subheader("④ One word, layer by layer")
     frame.note("polysemy")

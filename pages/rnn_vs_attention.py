@@ -128,7 +128,7 @@ def path_length(length: int, steps: int) -> None:
 
 # One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
 # this part of the page only (not the entry script, the header or the footer).
-@st.fragment
+@frame.fragment
 def chain_against_attention(shown: int) -> None:
     st.subheader("Pass the message down the line")
     a, b, c = st.columns([2, 2, 1])

@@ -101,7 +101,7 @@ def exact_result(trace: core.AttentionTrace) -> None:
 
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
-@st.fragment
+@frame.fragment
 def formula(shown: int) -> None:
     with inputs:
         c1, c2, c3 = st.columns(3)

@@ -116,7 +116,7 @@ def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> Non
 
 # One fragment: every control below drives every chart below, so moving one reruns this part of the page
 # only (not the entry script, the header or the footer).
-@st.fragment
+@frame.fragment
 def experiment(step: int) -> None:
     st.subheader("Draw random queries and keys")
     a, b = st.columns([3, 1])

@@ -199,6 +199,23 @@ def test_students_follow_the_page_the_slider_and_the_step():
         assert st.slider(key="sd_dk").value == 16
 
 
+def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_wakes():
+    from ui import wake
+
+    _, code, _ = start_class()
+    student = go(fresh(room=code), "polysemy")
+    drawn = student.session_state["_class_sections"]
+    assert {name for slug, name in drawn if slug == "polysemy"} == {"context", "dimensions"}
+    assert {"pl_dim", "pl_seed"} <= drawn[("polysemy", "dimensions")] and "pl_dim" not in drawn[("polysemy", "context")]
+    assert {"pl_ctx", "pl_temp", "pl_self"} <= drawn[("polysemy", "context")]
+    noted = [s for s in wake.followers()._sections.values() if ("polysemy", "dimensions") in s]
+    assert noted and all(len(s) == 2 and all(s.values()) for s in noted)       # a fragment id for each section
+    student.button(key="_class_explore").click().run()
+    assert "_class_sections" in student.session_state                           # kept, but no longer woken
+    student.sidebar.button(key="_class_leave").click().run()
+    assert "_class_sections" not in student.session_state
+
+
 def test_a_page_change_is_published_once_with_all_its_controls():
     pres, code, _ = start_class()
     before = snapshot(code).version
@@ -207,6 +224,22 @@ def test_a_page_change_is_published_once_with_all_its_controls():
     assert snap.version == before + 1 and set(snap.controls) == {"sd_dk", "sd_seed"}
     pres.run()                                                # nothing changed: no new version
     assert snapshot(code).version == before + 1
+
+
+def test_a_class_leaves_a_lesson_page_for_another_carrying_only_the_new_pages_controls():
+    pres, code, _ = start_class()
+    student = fresh(room=code)
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(256).run()
+    student.run()
+    assert student.slider(key="sd_dk").value == 256
+    go(pres, "polysemy")
+    assert set(snapshot(code).controls) == {"pl_ctx", "pl_temp", "pl_self", "pl_dim", "pl_seed"}
+    student.run()                                            # off a page whose widgets own sd_* in the URL
+    assert not student.exception, [e.value for e in student.exception]
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    assert student.select_slider(key="pl_dim").value == 300 and "sd_dk" not in student.query_params
 
 
 def test_exploring_keeps_the_screen_and_following_again_resyncs_at_once():

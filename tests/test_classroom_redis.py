@@ -13,7 +13,7 @@ import redis
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore
+from classroom.redis_store import REDIS_TTL_S, RETRY_AFTER_S, RedisRoomStore, changed_room
 from classroom.select import ENV_VAR, open_store
 from devtools import harness, services
 
@@ -222,17 +222,25 @@ def test_open_store_picks_redis_from_the_environment_or_the_secret_else_memory(m
 def test_a_change_announced_by_one_replica_reaches_every_replicas_listener(redis_server):
     prefix = f"t{uuid.uuid4().hex[:12]}:"                          # replicas share one prefix
     replicas = [RedisRoomStore.from_url(redis_server.url, prefix=prefix) for _ in range(2)]
-    heard: list[list[str]] = [[], []]
+    heard: list[list[tuple]] = [[], []]
     for store, log in zip(replicas, heard, strict=True):
-        store.listen(log.append)
+        store.listen(lambda code, section, log=log: log.append((code, section)))
     deadline = time.monotonic() + 10
     while redis.Redis.from_url(redis_server.url).pubsub_numsub(replicas[0].changes_channel)[0][1] < 2:
         assert time.monotonic() < deadline, "the listeners never subscribed"
         time.sleep(0.05)
     replicas[0].announce("K7MQ2P")
-    while not all(heard) and time.monotonic() < deadline:
+    replicas[1].announce("K7MQ2P", ("sqrt_dk", "experiment"))      # a change inside one lesson section
+    while not all(len(log) == 2 for log in heard) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert heard == [["K7MQ2P"], ["K7MQ2P"]]
+    expected = [("K7MQ2P", None), ("K7MQ2P", ("sqrt_dk", "experiment"))]
+    assert heard == [expected, expected]
+
+
+@pytest.mark.parametrize("message", ["K7MQ2P sqrt_dk", "K7MQ2P a b c", "K7MQ2P  x", "K7MQ2P " + "s" * 65 + " x",
+                                     "K7MQ2P" + " x" * 500])
+def test_a_malformed_announcement_names_no_section(message):
+    assert changed_room(message) == ("K7MQ2P", None)
 
 
 def test_announcing_with_redis_down_raises_nothing():

@@ -26,12 +26,16 @@ def test_a_session_follows_one_room_at_a_time_and_forgets_it():
 
 
 class FakeSession:
-    def __init__(self, state: ClientState) -> None:
+    def __init__(self, state: ClientState, fragments: tuple[str, ...] = ()) -> None:
         self._client_state = state
+        self.fragments = set(fragments)
         self.asked: list[ClientState] = []
 
     def request_rerun(self, state: ClientState) -> None:
         self.asked.append(state)
+
+    def has_fragment(self, fragment_id: str) -> bool:
+        return fragment_id in self.fragments
 
 
 def _runtime(monkeypatch, sessions: dict[str, FakeSession]) -> None:
@@ -67,6 +71,41 @@ def test_a_wake_reruns_each_live_follower_page_without_replaying_a_button(monkey
     assert live._client_state.widget_states.widgets[1].trigger_value    # the session's own state is untouched
 
 
+SECTION = ("sqrt_dk", "experiment")
+
+
+def test_a_change_inside_a_section_reruns_that_section_alone_where_a_follower_drew_it(monkeypatch):
+    drew = FakeSession(_last_run(fragment_id="tick-fragment"), fragments=("their-experiment",))
+    elsewhere = FakeSession(_last_run())                     # on another page: no such section
+    stale = FakeSession(_last_run(), fragments=())           # its page has run again without that fragment
+    _runtime(monkeypatch, {"s1": drew, "s2": elsewhere, "s3": stale})
+    f = wake.Followers()
+    for sid in ("s1", "s2", "s3"):
+        f.follow("AAAAAA", sid)
+    f.section("s1", SECTION, "their-experiment")
+    f.section("s2", ("polysemy", "context"), "polysemy-context")
+    f.section("s3", SECTION, "gone-fragment")
+    assert f.wake("AAAAAA", SECTION) == 3
+    assert drew.asked[0].fragment_id == "their-experiment"
+    assert [w.id for w in drew.asked[0].widget_states.widgets] == ["slider"]   # still no button replayed
+    assert elsewhere.asked[0].fragment_id == "" and stale.asked[0].fragment_id == ""
+    assert f.wake("AAAAAA") == 3 and drew.asked[1].fragment_id == ""          # no section named: whole page
+
+
+def test_a_followers_sections_are_its_current_page_only_and_go_when_it_stops_following():
+    f = wake.Followers()
+    f.section("s1", SECTION, "x")                            # not following: nothing kept
+    assert f._sections == {}
+    f.follow("AAAAAA", "s1")
+    f.section("s1", SECTION, "x")
+    f.section("s1", ("sqrt_dk", "other"), "y")
+    assert f._sections["s1"] == {SECTION: "x", ("sqrt_dk", "other"): "y"}
+    f.section("s1", ("polysemy", "context"), "z")            # a new page: the old page's sections are gone
+    assert f._sections["s1"] == {("polysemy", "context"): "z"}
+    f.forget("s1")
+    assert f._sections == {}
+
+
 def test_a_room_nobody_here_follows_wakes_nobody(monkeypatch):
     _runtime(monkeypatch, {})
     assert wake.Followers().wake("CCCCCC") == 0
@@ -88,5 +127,6 @@ def test_the_streamlit_internals_a_wake_uses_are_still_there():
     assert "eventloop" in inspect.getsource(Runtime._get_async_objs) or "_async_objs" in inspect.getsource(Runtime)
     assert callable(WebsocketSessionManager.get_active_session_info)
     assert list(inspect.signature(AppSession.request_rerun).parameters) == ["self", "client_state"]
+    assert list(inspect.signature(AppSession.has_fragment).parameters) == ["self", "fragment_id"]
     assert "self._client_state" in inspect.getsource(AppSession.__init__)
     assert "_session_mgr" in inspect.getsource(Runtime.__init__)

@@ -59,6 +59,7 @@ _POLL = "_class_poll"          # presenter: (poll_id, options, revealed) of the 
 _MID_RUN = "_class_mid_run"    # presenter: a full run has started and not yet published
 _OFFLINE = "_class_offline"    # the shared store (Redis) could not be reached on the last try
 _ENDED = "_class_ended"        # the code of the class that ended under this session (never rejoined by URL)
+_SECTIONS = "_class_sections"  # follower: (slug, fragment name) -> widget keys that section drew last run
 
 RECONNECTING = "Reconnecting to the class…"
 # The store came back without the room (a Redis restart without persistence loses every room).
@@ -107,7 +108,8 @@ def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
     if role() == "student":
         wake.forget()
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE, _ENDED):
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE, _ENDED,
+                _SECTIONS):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
@@ -233,6 +235,13 @@ def _apply(slug: str, snap: Snapshot) -> bool:
         if present.active():
             params["present"] = "1"
         st.switch_page(PAGE_FILES.format(slug=snap.page), query_params=params)
+    _set_controls(snap)
+    return True
+
+
+def _set_controls(snap: Snapshot) -> None:
+    """This session's lesson controls set to the snapshot's, before their widgets are drawn in this run."""
+    ss = _ss()
     for name, values in snap.controls.items():
         if not controls.is_lesson_control(name):
             continue
@@ -249,7 +258,6 @@ def _apply(slug: str, snap: Snapshot) -> bool:
                 ss[name] = value
         except (ValueError, TypeError):
             continue                                    # a value this session's widget cannot take
-    return True
 
 
 def _follow_now(slug: str) -> bool:
@@ -283,14 +291,14 @@ def _follow_tick_local() -> None:
     _follow_check()
 
 
-def _changed(code: str) -> None:
-    """The presenter changed room ``code``: wake its followers now. Through Redis, every replica's
-    listener wakes its own (this one's included); in one process, directly."""
+def _changed(code: str, section: wake.Section | None = None) -> None:
+    """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now.
+    Through Redis, every replica's listener wakes its own (this one's included); in one process, directly."""
     announce = getattr(room_store(), "announce", None)
     if announce is not None:
-        announce(code)
+        announce(code, section)
     else:
-        wake.wake(code)
+        wake.wake(code, section)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -338,6 +346,48 @@ def _follow_check() -> None:
         st.rerun(scope="app")
 
 
+# --- lesson sections (the pages' fragments, through ui.frame.Frame.fragment) ------------------------------------
+
+def section_starts(slug: str, name: str) -> None:
+    """At the top of a lesson fragment. A follower notes the section's fragment id (a presenter's change
+    inside it then reruns only this section, ``ui.wake``); in a fragment-only run it applies the room's
+    new snapshot here, before the section draws a widget, when the change lies inside this section.
+    Anything else (another page or step, a poll, a control outside) reruns the whole page instead."""
+    if not following():
+        return
+    wake.section((slug, name))
+    if not wake.fragment_run():
+        return                                          # a full run: sidebar() has applied the view already
+    ss = _ss()
+    try:
+        snap = room_store().snapshot(ss[_CODE], time.time())
+    except StoreUnavailable:
+        return                                          # the follow tick says so and catches up later
+    except RoomError:
+        st.rerun(scope="app")                           # the full run says what happened to the class
+    if snap.version == ss.get(_SEEN):
+        return
+    before, owned = ss.get(_SNAP), ss.get(_SECTIONS, {}).get((slug, name))
+    if before is None or owned is None or snap.page != slug or \
+            (snap.page, snap.step, snap.poll) != (before.page, before.step, before.poll):
+        st.rerun(scope="app")
+    changed = {k for k in snap.controls.keys() | before.controls.keys()
+               if snap.controls.get(k) != before.controls.get(k)}
+    if not changed <= owned:
+        st.rerun(scope="app")
+    ss[_SEEN], ss[_SNAP] = snap.version, snap
+    _set_controls(snap)
+
+
+def section_ends(slug: str, name: str, drawn: frozenset[str] | None) -> None:
+    """At the end of a lesson fragment: a follower keeps the widget keys it drew (``drawn``); a presenter
+    whose change reran only this section publishes it now, naming the section."""
+    if following() and drawn is not None:
+        _ss().setdefault(_SECTIONS, {})[(slug, name)] = drawn
+    elif role() == "presenter" and wake.fragment_run():
+        publish(slug, from_tick=True, section=(slug, name))
+
+
 def followed_step(slug: str) -> int | None:
     """The presenter's step on this page while this session follows it, else None."""
     snap = _ss().get(_SNAP)
@@ -381,10 +431,11 @@ def _end() -> None:
     _notice("info", "The class has ended.")
 
 
-def publish(slug: str, *, from_tick: bool = False) -> None:
+def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None = None) -> None:
     """The presenter's view, published if it changed since the last publish: called at the end of every
-    full run, and by the presenter's fragment between full runs (not during one: a new page's widgets do
-    not exist yet, and a half-made view would cost every student an extra run)."""
+    full run, at the end of a lesson section's own run (naming the ``section``), and by the presenter's
+    fragment between full runs (not during one: a new page's widgets do not exist yet, and a half-made view
+    would cost every student an extra run)."""
     ss = _ss()
     if role() != "presenter":
         return
@@ -393,7 +444,7 @@ def publish(slug: str, *, from_tick: bool = False) -> None:
     if not from_tick:
         ss[_MID_RUN] = False
     step = int(ss.get(controls.step_key(slug), 1)) if present.active() else 0
-    view = (slug, step, controls.lesson_controls())
+    view = (slug, step, controls.lesson_controls(slug))
     if ss.get(_PUBLISHED) == view:
         return
     try:
@@ -408,7 +459,7 @@ def publish(slug: str, *, from_tick: bool = False) -> None:
         return
     ss.pop(_OFFLINE, None)
     ss[_PUBLISHED] = view
-    _changed(ss[_CODE])
+    _changed(ss[_CODE], section)
 
 
 def app_root(url: str, slug: str) -> str:

@@ -98,13 +98,15 @@ def adopt_legacy_params(slug: str) -> None:
                    query_params={k: v if len(v) != 1 else v[0] for k, v in params.items()})
 
 
-def lesson_controls() -> dict[str, list[str]]:
-    """Every lesson control's current value as the text a link carries (booleans as true/false, lists
-    one item per value), read from the session, since the browser, not Python, keeps the bound part of
-    the URL up to date. Values of other types are left out."""
+def lesson_controls(slug: str) -> dict[str, list[str]]:
+    """Every lesson control of page ``slug`` with its current value as the text a link carries (booleans as
+    true/false, lists one item per value), read from the session, since the browser, not Python, keeps the
+    bound part of the URL up to date. Values of other types are left out, and so are other pages' controls
+    that the session still holds (a link, or a class, must not carry them to a page whose widget owns them)."""
+    prefix = PREFIXES[slug] + "_" if slug in PREFIXES else None
     params: dict[str, list[str]] = {}
     for key, value in st.session_state.to_dict().items():
-        if not is_lesson_control(key):
+        if prefix is None or not is_lesson_control(key) or not key.startswith(prefix):
             continue
         if isinstance(value, bool):
             params[key] = [str(value).lower()]

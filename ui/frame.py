@@ -3,18 +3,21 @@
 A page calls ``frame = lesson("slug")`` once, then ``frame.header()`` at the top and
 ``frame.footer()`` at the bottom. In between, ``frame.check``, ``frame.predict`` and
 ``frame.exercise`` place the questions whose words live in the lesson's TOML file, and
-``frame.steps`` lets a presenter reveal a page one stage at a time.
+``frame.steps`` lets a presenter reveal a page one stage at a time. A section whose controls drive only
+its own charts is a ``@frame.fragment``: moving one of them reruns that section alone, and a class
+following the presenter reruns the same section alone too.
 """
 
 from __future__ import annotations
 
+import functools
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import classroom, content, controls, entry, present, progress
+from ui import classroom, content, controls, entry, present, progress, wake
 from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
 from ui.inputs import literal
 
@@ -32,6 +35,22 @@ class Frame:
     @property
     def slug(self) -> str:
         return self.text.slug
+
+    def fragment(self, body):
+        """``st.fragment`` for a lesson section. Moving a control inside it reruns the section alone; a
+        presenter's move is published from here naming the section, and each following student reruns
+        the same section alone, after applying the presenter's values at its top (``ui.classroom``)."""
+        slug, name = self.slug, body.__name__
+
+        @functools.wraps(body)
+        def section(*args, **kwargs):
+            classroom.section_starts(slug, name)
+            before = wake.widget_keys()
+            body(*args, **kwargs)
+            after = wake.widget_keys()
+            classroom.section_ends(slug, name, after - before if before is not None and after is not None else None)
+
+        return st.fragment(section)
 
     def _folded(self, label: str):
         """Prose sits in an expander in presenter mode, so the projector shows the interactive."""
@@ -255,12 +274,12 @@ def _matches_state(key: str, raw: list[str]) -> bool:
 def view_link(slug: str) -> str:
     """This page's URL carrying every lesson control's current value (relative when the app's URL is unknown).
 
-    The URL's own parameters, without the classroom's, overlaid with ``controls.lesson_controls()``:
+    The URL's own parameters, without the classroom's, overlaid with ``controls.lesson_controls(slug)``:
     the same definition of a lesson control the live classroom publishes.
     """
     params: dict[str, list[str]] = {k: st.query_params.get_all(k) for k in st.query_params
                                     if k not in controls.CLASS_PARAMS}
-    params.update(controls.lesson_controls())
+    params.update(controls.lesson_controls(slug))
     pairs = [(k, v) for k, values in sorted(params.items()) for v in values]
     base = (st.context.url or "").split("?")[0] or ("./" if slug == "home" else f"./{slug}")
     return base + ("?" + urlencode(pairs) if pairs else "")

@@ -22,13 +22,19 @@ import streamlit as st
 _LOGGER = logging.getLogger(__name__)
 
 
+Section = tuple[str, str]     # (page slug, fragment function name): one lesson fragment, as every session names it
+
+
 class Followers:
-    """Which of this process's sessions follow which room (each session one room at a time)."""
+    """Which of this process's sessions follow which room (each session one room at a time), and the
+    fragment id each follower's lesson sections got in its own last run (ids depend on where a fragment
+    sits on the page, so a follower's differ from the presenter's)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._rooms: dict[str, set[str]] = {}          # room code -> session ids
         self._session_room: dict[str, str] = {}        # session id -> room code
+        self._sections: dict[str, dict[Section, str]] = {}   # session id -> section -> its fragment id
 
     def follow(self, code: str, sid: str) -> None:
         with self._lock:
@@ -40,8 +46,19 @@ class Followers:
             self._session_room[sid] = code
             self._rooms.setdefault(code, set()).add(sid)
 
+    def section(self, sid: str, section: Section, fragment_id: str) -> None:
+        """Note the fragment id of a lesson section in this follower's page (the last page it drew)."""
+        with self._lock:
+            if sid not in self._session_room:
+                return
+            known = self._sections.setdefault(sid, {})
+            if section[0] not in {slug for slug, _ in known}:
+                known.clear()                          # another page: its sections are gone
+            known[section] = fragment_id
+
     def forget(self, sid: str) -> None:
         with self._lock:
+            self._sections.pop(sid, None)
             code = self._session_room.pop(sid, None)
             if code is not None:
                 members = self._rooms.get(code, set())
@@ -53,11 +70,14 @@ class Followers:
         with self._lock:
             return len(self._rooms.get(code, ()))
 
-    def wake(self, code: str) -> int:
+    def wake(self, code: str, section: Section | None = None) -> int:
         """Ask every live local session following ``code`` to rerun now; returns how many were asked.
+        With ``section`` (the presenter changed a control inside that lesson fragment), a follower that
+        drew the same section reruns only it, as the presenter's own page did; the others rerun the page.
         Sessions that have gone (their browser left) are dropped here. Never raises."""
         with self._lock:
-            ids = list(self._rooms.get(code, ()))
+            ids = [(sid, self._sections.get(sid, {}).get(section) if section else None)
+                   for sid in self._rooms.get(code, ())]
         if not ids:
             return 0
         try:
@@ -71,12 +91,12 @@ class Followers:
             _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
             return 0
         asked = 0
-        for sid in ids:
+        for sid, fragment_id in ids:
             info = manager.get_active_session_info(sid)
             if info is None:
                 self.forget(sid)
                 continue
-            loop.call_soon_threadsafe(_rerun, info.session)
+            loop.call_soon_threadsafe(_rerun, info.session, fragment_id)
             asked += 1
         return asked
 
@@ -108,18 +128,54 @@ def forget() -> None:
         followers().forget(sid)
 
 
-def wake(code: str) -> int:
-    """Wake the local followers of ``code`` (from a script run)."""
-    return followers().wake(code)
+def wake(code: str, section: Section | None = None) -> int:
+    """Wake the local followers of ``code`` (from a script run): only ``section`` where they can."""
+    return followers().wake(code, section)
+
+
+def section(name: Section) -> None:
+    """Inside a lesson fragment's run: note its fragment id for this session, if it follows a room."""
+    sid, fragment_id = _session_id(), current_fragment_id()
+    if sid is not None and fragment_id:
+        followers().section(sid, name, fragment_id)
+
+
+def current_fragment_id() -> str | None:
+    """The id of the fragment whose body is running now (None outside one, or if Streamlit moved it)."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+        return ThreadState.get().fragment_id
+    except Exception:
+        return None
+
+
+def fragment_run() -> bool:
+    """True while this script run reruns fragments only (not the whole page)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def widget_keys() -> frozenset[str] | None:
+    """The user keys of the widgets this run has drawn so far (None if Streamlit moved them)."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        return get_script_run_ctx().shared.widget_user_keys_this_run.snapshot()
+    except Exception:
+        return None
 
 
 _TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"}
 
 
-def _rerun(session) -> None:
+def _rerun(session, fragment_id: str | None = None) -> None:
     """On the server's event loop: run the session's page again with its last widget values (even when its
     last run was a fragment's, such as the follow tick's), less any button press or other one-off event
-    that run carried: a wake must never press a button twice."""
+    that run carried: a wake must never press a button twice. With ``fragment_id`` (one the session still
+    holds), only that fragment reruns."""
     try:
         from streamlit.proto.ClientState_pb2 import ClientState
 
@@ -128,7 +184,10 @@ def _rerun(session) -> None:
         kept = [w for w in state.widget_states.widgets if w.WhichOneof("value") not in _TRIGGERS]
         del state.widget_states.widgets[:]
         state.widget_states.widgets.extend(kept)
-        state.fragment_id = ""                           # the whole page: it applies the presenter's view
+        if fragment_id and session.has_fragment(fragment_id):
+            state.fragment_id = fragment_id              # the section applies the presenter's controls itself
+        else:
+            state.fragment_id = ""                       # the whole page: it applies the presenter's view
         session.request_rerun(state)
     except Exception as err:
         _LOGGER.warning("A follower's wake failed (%s); it catches up at its next version check.", err)
