@@ -100,7 +100,12 @@ async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], 
     ask = presenter.widgets[f"_class_ask__{POLL_ID}"]
     await presenter.run([widget_state(ask, trigger_value=True)], fragment_id=ask.fragment_id)
     key = f"_class_answer__{POLL_ID}"
-    await asyncio.gather(*(s.until(lambda s=s: key in s.widgets, 60) for s in students))
+    await asyncio.gather(*(s.until(lambda s=s: key in s.widgets, 60) for s in students), return_exceptions=True)
+    for s in students:
+        if key not in s.widgets:                       # an error, reported with the rest: the others answer
+            s.errors.append(f"{s.name}: never showed the question in 60 s (still running a script: "
+                            f"{s.running}; last runs {[status for _, status in s.finished[-3:]]})")
+    students = [s for s in students if key in s.widgets]
     options = list(students[0].widgets[key].proto.options)
 
     async def answer(i: int, s: Client) -> float:
