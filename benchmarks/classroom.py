@@ -32,9 +32,9 @@ import time
 from dataclasses import dataclass
 
 from benchmarks.report import machine, pct
-from benchmarks.ws_client import FINISHED, Client, widget_state
 from devtools import harness
 from devtools.harness import ROOT, cpu_seconds
+from devtools.ws_client import FINISHED, Client, widget_state
 
 POLL_ID = "sqrt_dk:predict:spread"
 

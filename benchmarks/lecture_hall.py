@@ -2,7 +2,7 @@
 
 Three set-ups, each started fresh: 1 replica with the in-process store, 1 replica with Redis, and
 2 replicas with Redis, always behind Debian's haproxy running deploy/haproxy.cfg (with one replica both
-of its server lines point at the same process). Every participant is benchmarks/ws_client.py's
+of its server lines point at the same process). Every participant is devtools/ws_client.py's
 websocket client; like a browser it first loads the page over HTTP, so HAProxy's SERVERID cookie pins
 its websocket to a replica. The presenter (on `sqrt_dk`) moves the dₖ slider every 2 s.
 
@@ -32,9 +32,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 
 from benchmarks.report import machine, pct
-from benchmarks.ws_client import Client, widget_state
 from devtools import harness, services
 from devtools.harness import ROOT, cpu_seconds
+from devtools.ws_client import Client, widget_state
 
 SETUPS = {"1 replica, in-process store": (1, False), "1 replica, Redis": (1, True), "2 replicas, Redis": (2, True)}
 EVERY_S = 2.0                      # the presenter's pace

@@ -1,5 +1,5 @@
 """A class follows a lesson section alone: against the real server, with clients that speak Streamlit's
-websocket protocol as the browser does (benchmarks/ws_client.py), so each run's kind can be read.
+websocket protocol as the browser does (devtools/ws_client.py), so each run's kind can be read.
 
 When the presenter moves a control inside a lesson's fragment, their page reruns that fragment only; each
 following student must then rerun the same section only (not the whole page), and show the same value.
@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from benchmarks.ws_client import FINISHED, FINISHED_FRAGMENT, Client, widget_state
+from devtools.ws_client import FINISHED, FINISHED_FRAGMENT, Client, widget_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

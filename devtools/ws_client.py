@@ -1,6 +1,7 @@
 """One browser tab as far as the server can tell: a websocket client that speaks Streamlit's protocol the
 way the frontend does (keeps the page, the query string and the widget ids the server sends, and fires each
-fragment's run_every timer). Shared by benchmarks/classroom.py and benchmarks/lecture_hall.py.
+fragment's run_every timer). Shared by benchmarks/classroom.py, benchmarks/lecture_hall.py and
+tests/browser/test_follow_sections.py.
 """
 
 from __future__ import annotations
