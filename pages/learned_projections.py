@@ -78,10 +78,16 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     return W_Q, W_K, 0
 
 
+HEATMAP_PX = 380                # a score grid's width: its 6 × 6 cells hold "-0.32" at 14 px (18 px presenting)
+
+
 def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores | None, mode: str) -> None:
     """Step 2: the symmetric raw scores beside the learned ones, which are shown after the prediction."""
     i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
-    left, right = st.columns(2)
+    # Side by side where both fit at a width that leaves each cell room for its number, else one above the
+    # other: a row that wraps (two columns squeezed each grid to 94 px at 1024 px with the sidebar open).
+    pair = st.container(horizontal=True, wrap=True, gap="medium")
+    left, right = pair.container(width=HEATMAP_PX), pair.container(width=HEATMAP_PX)
     with left:
         chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
