@@ -22,6 +22,7 @@ POSITIONS = ("top center", "bottom center", "middle right", "middle left",
 CHAR_EM, BOLD_EM = 0.56, 0.62           # a character's width in em, with room to spare (the theme's sans-serif)
 ASCENT, DESCENT = 1.0, 0.28             # a text box's extent above and below its baseline, in em
 EDGE = 3                                # px a label keeps from the plot area's edge
+GAP = 1.0                               # px the search keeps around each label beyond its estimated box
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,7 @@ def _geometry(x, y, texts, sizes, x_range, y_range, view: View) -> tuple[np.ndar
     """Every candidate label box [n, k, 4] and every marker's box [n, 4] in one view."""
     px = (np.asarray(x, float) - x_range[0]) / (x_range[1] - x_range[0]) * view.width
     py = (y_range[1] - np.asarray(y, float)) / (y_range[1] - y_range[0]) * view.height
-    scale = view.font / FONT                              # presenter mode scales markers with the fonts
-    radius = np.asarray(sizes, float) / 2 * scale
+    radius = np.asarray(sizes, float) / 2                # presenter mode scales the fonts, not the markers
     widths = np.array([text_width(t, view.font) for t in texts])
     markers = np.stack([px - radius, py - radius, px + radius, py + radius], axis=1)
     return _boxes(px, py, widths, radius, view.font), markers
@@ -126,7 +126,7 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
     geo = [_geometry(x, y, texts, sizes, x_range, y_range, v) for v in views]
     fixed = sum(_fixed_cost(labels, markers, v) for (labels, markers), v in zip(geo, views, strict=True))
     fixed = fixed + np.arange(len(POSITIONS)) * 1e-6                          # on a tie, the earlier position
-    boxes = np.stack([labels for labels, _ in geo], axis=2)                   # [n, k, views, 4]
+    boxes = np.stack([labels for labels, _ in geo], axis=2) + np.array([-GAP, -GAP, GAP, GAP])   # [n, k, views, 4]
     # pair[i, a, j, b]: how much label i at place a meets label j at place b, over every view (px²).
     pair = 3 * _area(boxes[:, :, None, None], boxes[None, None]).sum(axis=-1)
     pair[np.arange(n), :, np.arange(n), :] = 0

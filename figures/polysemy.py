@@ -132,7 +132,7 @@ def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.n
                   xaxis2={"range": [0, 1.7], "anchor": "y2", "title": {"text": "weight αⱼ of each token"},
                           "tickvals": [0, 0.5, 1]},
                   yaxis2={"anchor": "x2", "autorange": "reversed", "domain": [0.0, bars_px / plot],
-                          "showticklabels": False},
+                          "showticklabels": False, "title": {"text": "token"}},
                   override={"margin": MAP_MARGIN | {"b": bottom}})
 
 
@@ -174,7 +174,7 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
     colours = iter(GLOVE_COLOURS * 4)
     texts = [escape(w) for w in words]
     sizes = [GLOVE_STAR if g == ambiguous else GLOVE_DOT for g in groups]
-    axes = padded(coords)
+    axes = padded(coords, pad=(0.25, 0.16))              # a little less sideways: 15 words across a phone
     places = place_labels(coords[:, 0], coords[:, 1], texts, sizes, axes["xaxis"]["range"], axes["yaxis"]["range"],
                           WIDE_VIEWS)
     traces = []
