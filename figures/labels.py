@@ -99,30 +99,23 @@ def place_labels(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[V
     the tens of labels a map carries. Where no place is clear, the one that overlaps least; but a label listed
     in ``optional`` (a point the legend names already) is left off (None) rather than overlap.
     """
-    places = _place(x, y, texts, sizes, x_range, y_range, views)
-    for i in optional:
-        if places[i] is not None and _clashing(x, y, texts, sizes, x_range, y_range, views, places, i):
-            keep = [j for j in range(len(texts)) if j != i and places[j] is not None]
-            kept = _place(*([v[j] for j in keep] for v in (x, y, texts, sizes)), x_range, y_range, views)
-            places = [None] * len(texts)
-            for j, place in zip(keep, kept, strict=True):
-                places[j] = place
+    places, cost = _place(x, y, texts, sizes, x_range, y_range, views)
+    dropped = [i for i in optional if cost[i] > 1]
+    if dropped:
+        keep = [j for j in range(len(texts)) if j not in dropped]
+        kept, _ = _place(*([v[j] for j in keep] for v in (x, y, texts, sizes)), x_range, y_range, views)
+        places = [None] * len(texts)
+        for j, place in zip(keep, kept, strict=True):
+            places[j] = place
     return places
 
 
-def _clashing(x, y, texts, sizes, x_range, y_range, views, places, i: int) -> bool:
-    """Whether label i meets another label, covers a point or leaves the plot, in any view."""
-    keep = [j for j in range(len(texts)) if places[j] is not None]
-    found = clashes(*([v[j] for j in keep] for v in (x, y, texts, sizes)), x_range, y_range, views,
-                    [places[j] for j in keep])
-    return any(repr(texts[i]) in c for c in found)
-
-
-def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, ...], passes: int = 12) -> list[str]:
-    """Every label placed (see place_labels)."""
+def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, ...],
+           passes: int = 12) -> tuple[list[str], np.ndarray]:
+    """Every label placed (see place_labels), and what each still overlaps (px², summed over the views)."""
     n = len(texts)
     if n == 0:
-        return []
+        return [], np.zeros(0)
     geo = [_geometry(x, y, texts, sizes, x_range, y_range, v) for v in views]
     fixed = sum(_fixed_cost(labels, markers, v) for (labels, markers), v in zip(geo, views, strict=True))
     fixed = fixed + np.arange(len(POSITIONS)) * 1e-6                          # on a tie, the earlier position
@@ -149,7 +142,8 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
         if not moved:
             break
     _untangle(fixed, pair, chosen)
-    return [POSITIONS[k] for k in chosen]
+    left = fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
+    return [POSITIONS[k] for k in chosen], left
 
 
 def _untangle(fixed: np.ndarray, pair: np.ndarray, chosen: np.ndarray, rounds: int = 6) -> None:
