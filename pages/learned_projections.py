@@ -9,6 +9,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
+from ui import present
 from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson
@@ -78,7 +79,9 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     return W_Q, W_K, 0
 
 
-HEATMAP_PX = 380                # a score grid's width: its 6 × 6 cells hold "-0.32" at 14 px (18 px presenting)
+# A score grid's width: its 6 × 6 cells hold "-0.09" at 14 px; presenting, at 18 px (two still fit side by side
+# at 1280 px).
+HEATMAP_PX, PRESENTED_HEATMAP_PX = 380, 460
 
 
 def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores | None, mode: str) -> None:
@@ -87,7 +90,8 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     # Side by side where both fit at a width that leaves each cell room for its number, else one above the
     # other: a row that wraps (two columns squeezed each grid to 94 px at 1024 px with the sidebar open).
     pair = st.container(horizontal=True, wrap=True, gap="medium")
-    left, right = pair.container(width=HEATMAP_PX), pair.container(width=HEATMAP_PX)
+    width = PRESENTED_HEATMAP_PX if present.active() else HEATMAP_PX
+    left, right = pair.container(width=width), pair.container(width=width)
     with left:
         chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
