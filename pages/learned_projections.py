@@ -79,8 +79,8 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     return W_Q, W_K, 0
 
 
-# A score grid's width: its 6 × 6 cells hold "-0.09" at 14 px; presenting, at 18 px (two still fit side by side
-# at 1280 px).
+# A score grid's width: its 6 × 6 cells hold "-0.09" at 14 px; presenting, at 18 px (then the two stand one above
+# the other at 1280 px with the sidebar open).
 HEATMAP_PX, PRESENTED_HEATMAP_PX = 380, 460
 
 
