@@ -6,7 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, hline
+from ._layout import MARGIN, figure, hline
+from .labels import place_labels, views
 
 
 def simplex_figure(weights: np.ndarray, labels: list[str]) -> go.Figure:
@@ -46,16 +47,11 @@ def weight_bars(weights: np.ndarray, labels: list[str]) -> go.Figure:
                   yaxis={"range": [lo - 0.15 * (hi - lo) * (lo < 0), hi + 0.12 * (hi - lo)]})
 
 
-def _outward(X: np.ndarray) -> list[str]:
-    """A label position per point, pointing away from the points' centre, so labels stay off the hull and z."""
-    d = X - X.mean(axis=0)
-    out = []
-    for dx, dy in d:
-        if abs(dx) > abs(dy):
-            out.append("middle left" if dx < 0 else "middle right")
-        else:
-            out.append("top center" if dy >= 0 else "bottom center")
-    return out
+HULL_PLOT, TOKEN_DOT, Z_STAR = 240, 12, 18      # the plot area's height, px; markers, px across
+HULL_MARGIN = {"l": 64, "r": 16, "b": 118}
+# The plot area's width: from one of two columns at 1024 px with the sidebar open (274 px, less the margins) to
+# presenter mode on a wide screen. Its height is fixed, so labels clear at both ends are clear between.
+HULL_VIEWS = views((190, 1400), HULL_PLOT, presenter=(300, 1400))
 
 
 def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarray | None = None,
@@ -66,26 +62,31 @@ def hull_figure(X: np.ndarray, labels: list[str], hull: np.ndarray, z: np.ndarra
     """
     X = np.asarray(X, dtype=float)
     ring = np.append(hull, hull[0]) if len(hull) > 2 else hull
+    points = X if z is None else np.vstack([X, z])
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    pad = 0.2 * max(float((hi - lo).max()), 0.1)
+    # Twice the room sideways: a label beside the leftmost or rightmost token was cut in a narrow column.
+    x_range, y_range = [lo[0] - 2 * pad, hi[0] + 2 * pad], [lo[1] - pad, hi[1] + pad]
+    z_text = [] if z is None else ["z" if inside else "z (outside!)"]
+    sizes = [TOKEN_DOT] * len(X) + [Z_STAR] * len(z_text)
+    places = place_labels(points[:, 0], points[:, 1], [*labels, *z_text], sizes, x_range, y_range, HULL_VIEWS)
     traces = [
         {"type": "scatter", "x": X[ring, 0], "y": X[ring, 1], "mode": "lines", "name": "convex hull",
          "fill": "toself" if len(hull) > 2 else None, "fillcolor": "rgba(0,158,115,0.12)",
          "line": {"color": palette.VALUE, "width": 1, "dash": "dot"}, "hoverinfo": "skip"},
+        # Not clipped at the plot's edge: a long typed token name that finds no clear place stays readable.
         {"type": "scatter", "x": X[:, 0], "y": X[:, 1], "mode": "markers+text", "name": "tokens xⱼ", "text": labels,
-         "textposition": _outward(X), "marker": {"color": palette.VALUE, "size": 12}},
+         "textposition": places[:len(X)], "cliponaxis": False, "marker": {"color": palette.VALUE, "size": TOKEN_DOT},
+         "hovertemplate": "token %{text}<br>component 1: %{x:.3f}<br>component 2: %{y:.3f}<extra></extra>"},
     ]
-    points = X
     if z is not None:
         colour = palette.OUTPUT if inside else palette.SCORES
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text", "name": "blend z",
-                       "text": ["z" if inside else "z (outside!)"], "textposition": "top right",
+                       "text": z_text, "textposition": places[-1], "cliponaxis": False,
                        "textfont": {"color": colour},
-                       "marker": {"color": colour, "size": 18, "symbol": "star",
+                       "hovertemplate": "blend z<br>component 1: %{x:.3f}<br>component 2: %{y:.3f}<extra></extra>",
+                       "marker": {"color": colour, "size": Z_STAR, "symbol": "star",
                                   "line": {"color": "#333333", "width": 1}}})
-        points = np.vstack([X, z])
-    lo, hi = points.min(axis=0), points.max(axis=0)
-    pad = 0.2 * max(float((hi - lo).max()), 0.1)
-    # Twice the room sideways: a label beside the leftmost or rightmost token was cut in a narrow column.
-    return figure(traces, "Where the blend lands", "component 1", "component 2", height=380,
-                  xaxis={"range": [lo[0] - 2 * pad, hi[0] + 2 * pad]},
-                  yaxis={"range": [lo[1] - pad, hi[1] + pad], "scaleanchor": "x", "scaleratio": 1},
-                  override={"margin": {"b": 118}})
+    return figure(traces, "Where the blend lands", "component 1", "component 2",
+                  height=HULL_PLOT + MARGIN["t"] - 30 + HULL_MARGIN["b"],
+                  xaxis={"range": x_range}, yaxis={"range": y_range}, override={"margin": HULL_MARGIN})

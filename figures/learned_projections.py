@@ -15,11 +15,12 @@ def score_heatmap(scores: np.ndarray, labels: list[str], title: str, height: int
     top = float(np.abs(scores).max()) or 1.0
     heatmap = {"type": "heatmap", "z": scores, "x": labels, "y": labels, "colorscale": palette.DIVERGING_SCALE,
                "zmin": -top, "zmax": top, "text": np.round(scores, 2), "texttemplate": "%{text}",
-               "colorbar": {"thickness": 10}, "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+               # No colour bar: every cell carries its number, and the bar's 72 px went from the cells.
+               "showscale": False, "hovertemplate": "query %{y} → key %{x}: score %{z:.4f}<extra></extra>"}
     # Short axis titles: a long one ran past the ends of a short axis and was cut off.
     return figure([heatmap], title, "key (looked at)", "query (looking)", height=height,
                   yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(labels) + TITLED_LABEL_PAD, "r": 72, "b": 80}})  # r: the colour bar
+                  override={"margin": {"l": text_px(labels) + TITLED_LABEL_PAD, "r": 16, "b": 80}})
 
 
 def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:

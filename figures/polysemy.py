@@ -7,7 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import arrow, figure, label_places, vline
+from ._layout import MARGIN, arrow, figure, vline
+from .labels import place_labels, views
 from .text import plotly_literal as escape
 
 # Sky blue for the river words (water), orange for the finance words (gold); the static vector is a
@@ -17,44 +18,66 @@ GROUP_NAMES = {"river": "river words", "finance": "finance words", "sense": "sen
 
 
 STAR_RADIUS = 0.03                                  # z's star marker, in the map's data units (about 8 px)
+WORD_SIZE, HIGHLIGHT_SIZE, STATIC_SIZE, Z_SIZE = 9, 15, 14, 16          # markers, px across
+# The maps' plot areas, in px: as narrow as the sense map's column at 1024 px with the sidebar open (or a full
+# phone-width chart, for the maps drawn across the page) and as wide as presenter mode draws them. No tick
+# label needs more than the axis title's room on the left, so the maps keep narrow margins and a wide plot.
+MAP_MARGIN = {"l": 64, "r": 16}
+MAP_HEIGHT = 360
+LEGEND_PX = 30                      # what figures._layout.figure adds to a figure's height for its legend
+SENSE_VIEWS = views((250, 1400), MAP_HEIGHT, presenter=(380, 1400))
+WIDE_VIEWS = views((278, 1400), MAP_HEIGHT, presenter=(500, 1400))
 
 
-def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
-                z: np.ndarray | None, highlight: tuple[str, ...], label_positions: list[str] | None) -> list[dict]:
-    """The sense map's traces: one per group, the static point, then z and the arrow to it (if z is given)."""
+def padded(X: np.ndarray, extra: np.ndarray | None = None, pad: tuple[float, float] = (0.3, 0.16)) -> dict:
+    """Axis ranges around the points X [n, 2] (and ``extra`` points), padded by these shares of each span so
+    that a label beside or above a point at the edge stays inside the plot."""
+    pts = np.vstack([X, extra]) if extra is not None else X
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    return {"xaxis": {"range": [float(lo[0] - pad[0] * span[0]), float(hi[0] + pad[0] * span[0])]},
+            "yaxis": {"range": [float(lo[1] - pad[1] * span[1]), float(hi[1] + pad[1] * span[1])]}}
+
+
+def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray, z: np.ndarray | None,
+                highlight: tuple[str, ...], axes: dict, views_: tuple) -> list[dict]:
+    """The sense map's traces: one per group, the static point, then z and the arrow to it (if z is given).
+    Every label (words, static bank, z) is placed from the data, clear of the others at every width."""
     X = np.asarray(X, dtype=float)
+    big = [w in highlight for w in words]
+    texts = [f"<b>{w}</b>" if b else w for w, b in zip(words, big, strict=True)]
+    pts, sizes = [*X, static], [HIGHLIGHT_SIZE if b else WORD_SIZE for b in big] + [STATIC_SIZE]
+    names = [*texts, "static bank"]
+    if z is not None:
+        pts, sizes, names = [*pts, z], [*sizes, Z_SIZE], [*names, "z"]
+    pts = np.asarray(pts, dtype=float)
+    # The legend names static bank and z: their labels give way where the words crowd them.
+    places = place_labels(pts[:, 0], pts[:, 1], names, sizes, axes["xaxis"]["range"], axes["yaxis"]["range"],
+                          views_, optional=tuple(range(len(words), len(names))))
     traces = []
     for group in dict.fromkeys(groups):
         idx = [i for i, g in enumerate(groups) if g == group]
-        big = [words[i] in highlight for i in idx]
         traces.append({
             "type": "scatter", "x": X[idx, 0], "y": X[idx, 1], "mode": "markers+text",
-            "name": GROUP_NAMES.get(group, group),
-            "text": [f"<b>{words[i]}</b>" if b else words[i] for i, b in zip(idx, big, strict=True)],
-            "textposition": [label_positions[i] for i in idx] if label_positions else "top center",
-            "marker": {"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [15 if b else 9 for b in big],
+            "name": GROUP_NAMES.get(group, group), "text": [texts[i] for i in idx],
+            "textposition": [places[i] for i in idx],
+            "marker": {"color": GROUP_COLOURS.get(group, palette.NEUTRAL), "size": [sizes[i] for i in idx],
                        "symbol": "diamond" if group == "sense" else "circle",
-                       "line": {"color": "#333333", "width": [1.5 if b else 0 for b in big]}},
+                       "line": {"color": "#333333", "width": [1.5 if big[i] else 0 for i in idx]}},
+            "hovertemplate": "%{text}<br>finance-ish: %{x:.2f}<br>nature-ish: %{y:.2f}<extra></extra>",
         })
-    # With z on the map, the two labels go to opposite sides, each away from the other point, so the
-    # arrow between them never carries one label into the other.
-    right = z is not None and float(z[0]) >= float(static[0])
-    static_place = "bottom center" if z is None else "middle left" if right else "middle right"
-    z_place = "middle right" if right else "middle left"
-    if z is not None:
-        # Every label placed again with z among the points: z moves with the sentence, and its label
-        # ran into the label of the word it landed by ("muddy").
-        pts = np.vstack([X, [static], [z]])
-        places = label_places(pts[:, 0], pts[:, 1], [*words, "static bank", "z"], plot_px=(330, 300))
-        label_positions, static_place, z_place = places[:len(words)], places[-2], places[-1]
     traces.append({"type": "scatter", "x": [static[0]], "y": [static[1]], "mode": "markers+text",
-                   "name": "static bank", "text": ["static bank"], "textposition": static_place,
-                   "marker": {"color": palette.NEUTRAL, "size": 14, "symbol": "x"}})
+                   "name": "static bank", "text": ["static bank" if places[len(words)] else ""],
+                   "textposition": places[len(words)] or "top center",
+                   "marker": {"color": palette.NEUTRAL, "size": STATIC_SIZE, "symbol": "x"},
+                   "hovertemplate": "static bank<br>finance-ish: %{x:.3f}<br>nature-ish: %{y:.3f}<extra></extra>"})
     if z is not None:
         traces.append({"type": "scatter", "x": [z[0]], "y": [z[1]], "mode": "markers+text",
-                       "name": "contextual bank z", "text": ["z"],
-                       "textposition": z_place,
-                       "marker": {"color": palette.OUTPUT, "size": 16, "symbol": "star"}})
+                       "name": "contextual bank z", "text": ["z" if places[-1] else ""],
+                       "textposition": places[-1] or "top center",
+                       "marker": {"color": palette.OUTPUT, "size": Z_SIZE, "symbol": "star"},
+                       "hovertemplate": "contextual bank z<br>finance-ish: %{x:.3f}<br>nature-ish: %{y:.3f}"
+                                        "<extra></extra>"})
         # Drawn last, not a legend entry of its own; its head stops a star's radius short of z so it shows.
         step = np.asarray(z, dtype=float) - static
         length = float(np.hypot(*step))
@@ -63,45 +86,54 @@ def _map_traces(words: list[str], X: np.ndarray, groups: list[str], static: np.n
     return traces
 
 
-MAP_AXES = {"xaxis": {"range": [-0.12, 1.12]}, "yaxis": {"range": [0.2, 1.06], "scaleanchor": "x", "scaleratio": 1}}
-
-
-def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray,
-              label_positions: list[str] | None = None) -> go.Figure:
+def sense_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray) -> go.Figure:
     """Words as points in 2-D, coloured by group, with the static bank vector (the last trace).
 
-    X: [n, 2]; static: [2]. ``label_positions``: a Plotly text position per word (default "top center").
+    X: [n, 2]; static: [2].
     """
-    traces = _map_traces(words, X, groups, static, None, (), label_positions)
-    # The legend wraps to three rows in the page's column.
-    return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →", height=470, **MAP_AXES,
-                  override={"margin": {"b": 152}})
+    axes = padded(np.asarray(X, dtype=float))
+    traces = _map_traces(words, X, groups, static, None, (), axes, SENSE_VIEWS)
+    # The legend wraps to four rows in the page's column on a phone.
+    bottom = 152
+    return figure(traces, "Where the words sit", "finance-ish →", "nature-ish →",
+                  height=MAP_HEIGHT + MARGIN["t"] - LEGEND_PX + bottom, **axes,
+                  override={"margin": MAP_MARGIN | {"b": bottom}})
+
+
+BAR_ROW, MAP_GAP = 30, 72            # px per token's bar; px between the map and the bars (ticks, axis title)
 
 
 def context_map(words: list[str], X: np.ndarray, groups: list[str], static: np.ndarray, z: np.ndarray,
-                tokens: list[str], weights: np.ndarray, token_groups: list[str], highlight: tuple[str, ...] = (),
-                label_positions: list[str] | None = None) -> go.Figure:
+                tokens: list[str], weights: np.ndarray, token_groups: list[str], highlight: tuple[str, ...] = ()
+                ) -> go.Figure:
     """The sense map with the contextual vector z and an arrow to it from the static point (axes x, y),
-    beside bank's attention weight αⱼ on each token of its sentence (axes x2, y2, the last trace): one
-    chart, so a move of the temperature redraws one figure, not two.
+    above bank's attention weight αⱼ on each token of its sentence (axes x2, y2, the last trace): one
+    chart, so a move of the temperature redraws one figure, not two. One above the other, so the map has
+    the chart's whole width for its labels at any screen size.
 
     X: [n, 2]; static, z: [2]; weights: [m], one per token, coloured by ``token_groups``. Words in
     ``highlight`` (the context) are drawn larger and labelled in bold.
     """
     weights = np.asarray(weights, dtype=float)
+    # Each bar names its token in its own text, so the left margin stays the map's and the map keeps its width.
     bars = {"type": "bar", "orientation": "h", "y": tokens, "x": weights, "xaxis": "x2", "yaxis": "y2",
             "name": "weight αⱼ", "showlegend": False,
             "marker": {"color": [GROUP_COLOURS.get(g, palette.NEUTRAL) for g in token_groups]},
-            "text": [f"{w:.3f}" for w in weights], "textposition": "outside", "cliponaxis": False,
-            "hovertemplate": "%{y}: α = %{x:.4f}<extra></extra>"}
-    traces = [*_map_traces(words, X, groups, static, z, highlight, label_positions), bars]
+            "text": [f"{t}: {w:.3f}" for t, w in zip(tokens, weights, strict=True)], "textposition": "outside",
+            "cliponaxis": False, "hovertemplate": "token %{y}: weight α = %{x:.4f}<extra></extra>"}
+    axes = padded(np.asarray(X, dtype=float), np.asarray([z], dtype=float))
+    traces = [*_map_traces(words, X, groups, static, z, highlight, axes, WIDE_VIEWS), bars]
+    bottom, bars_px = 150, BAR_ROW * len(tokens) + 10
+    plot = MAP_HEIGHT + MAP_GAP + bars_px                        # both plot areas and the gap between them
     return figure(traces, "Where bank lands, and how it shares its attention", "finance-ish →", "nature-ish →",
-                  height=440, xaxis={"domain": [0.0, 0.6]} | MAP_AXES["xaxis"], yaxis=MAP_AXES["yaxis"],
-                  # The bars' token labels sit in the gap between the two plots.
-                  xaxis2={"domain": [0.74, 1.0], "range": [0, 1.2], "anchor": "y2", "automargin": True,
-                          "title": {"text": "weight αⱼ of each token"}},
-                  yaxis2={"anchor": "x2", "autorange": "reversed", "automargin": True, "title": {"text": "token"}},
-                  override={"margin": {"b": 120}})
+                  height=plot + MARGIN["t"] - LEGEND_PX + bottom,
+                  xaxis=axes["xaxis"], yaxis=axes["yaxis"] | {"domain": [1 - MAP_HEIGHT / plot, 1.0]},
+                  # Room right of a bar of weight 1 for its text ("interest: 0.999") on a phone.
+                  xaxis2={"range": [0, 1.7], "anchor": "y2", "title": {"text": "weight αⱼ of each token"},
+                          "tickvals": [0, 0.5, 1]},
+                  yaxis2={"anchor": "x2", "autorange": "reversed", "domain": [0.0, bars_px / plot],
+                          "showticklabels": False, "title": {"text": "token"}},
+                  override={"margin": MAP_MARGIN | {"b": bottom}})
 
 
 def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], dist_context: list[float],
@@ -126,6 +158,7 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
 
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
+GLOVE_DOT, GLOVE_STAR = 10, 14                    # markers, px across
 GLOVE_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]
 
 
@@ -139,17 +172,23 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
     if coords.shape != (len(words), 2) or len(groups) != len(words):
         raise ValueError(f"Need one (x, y) and one group per word, got {coords.shape} for {len(words)} words.")
     colours = iter(GLOVE_COLOURS * 4)
-    places = label_places(coords[:, 0], coords[:, 1], list(words))
+    texts = [escape(w) for w in words]
+    sizes = [GLOVE_STAR if g == ambiguous else GLOVE_DOT for g in groups]
+    axes = padded(coords, pad=(0.25, 0.16))              # a little less sideways: 15 words across a phone
+    places = place_labels(coords[:, 0], coords[:, 1], texts, sizes, axes["xaxis"]["range"], axes["yaxis"]["range"],
+                          WIDE_VIEWS)
     traces = []
     for group in dict.fromkeys(groups):
         idx = [i for i, g in enumerate(groups) if g == group]
         colour = palette.NEUTRAL if group == ambiguous else next(colours)
         traces.append({
             "type": "scatter", "x": coords[idx, 0], "y": coords[idx, 1], "mode": "markers+text", "name": escape(group),
-            "text": [escape(words[i]) for i in idx], "textposition": [places[i] for i in idx],
-            "marker": {"color": colour, "size": 14 if group == ambiguous else 10,
+            "text": [texts[i] for i in idx], "textposition": [places[i] for i in idx],
+            "marker": {"color": colour, "size": [sizes[i] for i in idx],
                        "symbol": "star" if group == ambiguous else "circle"},
-            "hovertemplate": "%{text}<br>(%{x:.2f}, %{y:.2f})<extra></extra>",
+            "hovertemplate": "%{text}<br>principal axis 1: %{x:.2f}<br>principal axis 2: %{y:.2f}<extra></extra>",
         })
-    return figure(traces, title, "principal axis 1", "principal axis 2", height=420,
-                  override={"margin": {"b": 128}})                 # two legend rows
+    bottom = 128                                                    # two legend rows
+    return figure(traces, title, "principal axis 1", "principal axis 2", **axes,
+                  height=MAP_HEIGHT + MARGIN["t"] - LEGEND_PX + bottom,
+                  override={"margin": MAP_MARGIN | {"b": bottom}})

@@ -6,7 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, label_places
+from ._layout import LEGEND_ROW, MARGIN, figure
+from .labels import place_labels, views
 
 STAGE_TITLES = {
     "scores": "① Scores  Q Kᵀ",
@@ -46,6 +47,12 @@ def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labe
     return figure([heatmap], STAGE_TITLES[stage], columns, "query", yaxis={"autorange": "reversed"})
 
 
+OUTPUT_STAR, OUTPUT_PLOT = 14, 300          # the output's star, px across; the plot area's height, px
+# The plot area's width: from the page's right-hand column at 1024 px (or a phone's whole width) to presenter
+# mode on a wide screen. Its height is fixed, so labels clear at both ends are clear between.
+OUTPUT_VIEWS = views((230, 1400), OUTPUT_PLOT, presenter=(400, 1400))
+
+
 def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_labels: list[str]) -> go.Figure:
     """The output as a blend of the values.
 
@@ -57,26 +64,32 @@ def output_figure(V: np.ndarray, output: np.ndarray, weights: np.ndarray, value_
     output = np.atleast_2d(np.asarray(output, dtype=float))
     if V.shape[1] == 2:
         sizes = 14 + 30 * np.asarray(weights, dtype=float)[0]
-        # Every label placed clear of the others and of every point (two outputs' labels, or an output's
-        # and a value's, ran into each other), and the axes padded so a label at the edge is not cut.
+        # Every label placed clear of the others and of every point at any width the chart is drawn at (two
+        # outputs' labels, or an output's and a value's, ran into each other), inside axes padded for them; not
+        # clipped at the plot's edge, so that where two outputs nearly coincide a label can use the margin.
         out_text = [f"({o[0]:.4f}, {o[1]:.4f})" for o in output]
         points = np.vstack([V, output])
-        places = label_places(points[:, 0], points[:, 1], [*value_labels, *out_text])
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        span = np.maximum(hi - lo, 1e-9)
+        x_range = [float(lo[0] - 0.5 * span[0]), float(hi[0] + 0.5 * span[0])]
+        y_range = [float(lo[1] - 0.3 * span[1]), float(hi[1] + 0.3 * span[1])]
+        places = place_labels(points[:, 0], points[:, 1], [*value_labels, *out_text],
+                              [*sizes, *[OUTPUT_STAR] * len(output)], x_range, y_range, OUTPUT_VIEWS)
         traces = [
             {"type": "scatter", "x": V[:, 0], "y": V[:, 1], "mode": "markers+text", "name": "values vⱼ",
-             "text": value_labels, "textposition": places[:len(V)],
+             "text": value_labels, "textposition": places[:len(V)], "cliponaxis": False,
+             "customdata": np.asarray(weights)[0],
+             "hovertemplate": "%{text}: (%{x:.4f}, %{y:.4f})<br>q1's weight on it: %{customdata:.4f}<extra></extra>",
              "marker": {"color": palette.VALUE, "size": sizes, "opacity": 0.55,
                         "line": {"color": palette.VALUE, "width": 2}}},
             {"type": "scatter", "x": output[:, 0], "y": output[:, 1], "mode": "markers+text", "name": "output",
-             "text": out_text, "textposition": places[len(V):],
-             "marker": {"color": palette.SCORES, "size": 14, "symbol": "star"}},
+             "text": out_text, "textposition": places[len(V):], "cliponaxis": False,
+             "hovertemplate": "output: %{text}<extra></extra>",
+             "marker": {"color": palette.SCORES, "size": OUTPUT_STAR, "symbol": "star"}},
         ]
-        lo, hi = points.min(axis=0), points.max(axis=0)
-        span = np.maximum(hi - lo, 1e-9)
         return figure(traces, STAGE_TITLES["output"], "component 1", "component 2",
-                      xaxis={"range": [lo[0] - 0.45 * span[0], hi[0] + 0.45 * span[0]]},
-                      yaxis={"range": [lo[1] - 0.3 * span[1], hi[1] + 0.3 * span[1]],
-                             "scaleanchor": "x", "scaleratio": 1})
+                      height=OUTPUT_PLOT + MARGIN["t"] + MARGIN["b"] + LEGEND_ROW - 30,
+                      xaxis={"range": x_range}, yaxis={"range": y_range})
     return stage_figure(output, "output", [f"output {i + 1}" for i in range(output.shape[0])],
                         [f"dim {j + 1}" for j in range(output.shape[1])])
 

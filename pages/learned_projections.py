@@ -9,6 +9,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
+from ui import present
 from ui.charts import built, chart
 from ui.content import fill
 from ui.frame import lesson
@@ -78,10 +79,19 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     return W_Q, W_K, 0
 
 
+# A score grid's width: its 6 × 6 cells hold "-0.09" at 14 px; presenting, at 18 px (then the two stand one above
+# the other at 1280 px with the sidebar open).
+HEATMAP_PX, PRESENTED_HEATMAP_PX = 380, 460
+
+
 def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores | None, mode: str) -> None:
     """Step 2: the symmetric raw scores beside the learned ones, which are shown after the prediction."""
     i, j = LABELS.index(DATA["pair"][0]), LABELS.index(DATA["pair"][1])
-    left, right = st.columns(2)
+    # Side by side where both fit at a width that leaves each cell room for its number, else one above the
+    # other: a row that wraps (two columns squeezed each grid to 94 px at 1024 px with the sidebar open).
+    pair = st.container(horizontal=True, wrap=True, gap="medium")
+    width = PRESENTED_HEATMAP_PX if present.active() else HEATMAP_PX
+    left, right = pair.container(width=width), pair.container(width=width)
     with left:
         chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",

@@ -54,14 +54,14 @@ shown = frame.steps(Step.labels())
 vocab = polysemy.vocab()
 coords, (sense_river, sense_finance) = vocab.coords, vocab.senses
 static = core.centroid(vocab.senses)                          # the one point a static model keeps
-all_X, all_groups, places = vocab.X, vocab.groups, vocab.places
+all_X, all_groups = vocab.X, vocab.groups
 
 # ── 1. The static point ────────────────────────────────────────────────────────────────────────────
 st.subheader("1 · One vector for two meanings")
 frame.note("static")
 left, right = st.columns([3, 2])
 with left:
-    chart(built(sense_map, vocab.all, all_X, all_groups, static, label_positions=places),
+    chart(built(sense_map, vocab.all, all_X, all_groups, static),
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
           lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
@@ -85,7 +85,7 @@ render_real_vectors(frame.text.notes["real_vectors"])
 def context(vocab: dict, static: np.ndarray) -> None:
     words, coords, group_of = vocab.words, vocab.coords, vocab.group_of
     sense_river, sense_finance = vocab.senses
-    all_X, all_groups, places = vocab.X, vocab.groups, vocab.places
+    all_X, all_groups = vocab.X, vocab.groups
     picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
                             default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
                             max_selections=MAX_CONTEXT, on_change=trim_context,
@@ -119,9 +119,9 @@ def context(vocab: dict, static: np.ndarray) -> None:
         trace = core.contextualize(static, X, temperature=temperature)
         d_river, d_finance = np.linalg.norm(trace.z - sense_river), np.linalg.norm(trace.z - sense_finance)
         chart(built(context_map, vocab.all, all_X, all_groups, static, trace.z, tokens, trace.weights, groups,
-                    highlight=tuple(known), label_positions=places),
-              "Left: the arrow runs from the static bank (grey cross) to the contextual bank z (green star); the "
-              "sentence's words are drawn larger. Right: bank's share αⱼ of attention on each token; the shares "
+                    highlight=tuple(known)),
+              "Top: the arrow runs from the static bank (grey cross) to the contextual bank z (green star); the "
+              "sentence's words are drawn larger. Below: bank's share αⱼ of attention on each token; the shares "
               "add up to 1.",
               lambda: pd.DataFrame({"score bank·xⱼ": trace.scores, "weight αⱼ": trace.weights,
                                     "αⱼ xⱼ (finance-ish)": trace.contributions[:, 0],

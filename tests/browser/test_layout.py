@@ -36,13 +36,6 @@ PHONE, NARROW, ALL = {"390x844"}, {"1024x768", "390x844"}, set(layout.SIZES)
 # Found by this test and not yet mended: (page, words in the chart's title, sizes, why). Anything else it finds
 # fails. Each is listed in the report of the session that wrote this test, for the lead to schedule.
 KNOWN = [
-    ("polysemy", "Where the words sit", ALL, "16 labelled words in a square map: labels meet at any width"),
-    ("polysemy", "Where bank lands", ALL, "the same map at 60% of the chart's width, beside the weight bars"),
-    ("polysemy", "Real GloVe vectors", ALL, "15 words, labels placed for a 420 px plot; 'mud' cut at the top"),
-    ("scaled_formula", "④ Output", ALL, "the output's coordinates meet v2's label at the default inputs"),
-    ("convex_blending", "Where the blend lands", NARROW, "a token's label cut at the edge of a 274 px column"),
-    ("learned_projections", "Raw scores", NARROW, "cell numbers at 14 px in one of two side-by-side heatmaps"),
-    ("learned_projections", "Learned scores", NARROW, "cell numbers at 14 px, as above"),
     ("masks_and_cross_attention", "Weights with", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
     ("masks_and_cross_attention", "Padding mask", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
     ("masks_and_cross_attention", "Each patch's weights", PHONE, "16 × 6 cell numbers and long patch names"),

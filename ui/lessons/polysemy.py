@@ -21,12 +21,11 @@ REAL_VECTORS_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "
 
 @dataclass(frozen=True)
 class Vocab:
-    """The 2-D vocabulary: every word (senses included) with its point, group and label place."""
+    """The 2-D vocabulary: every word (senses included) with its point and group."""
 
     all: list[str]                      # every row's word, in file order
     X: np.ndarray                       # [n, 2] their points
     groups: list[str]                   # each row's group ("river", "finance", "sense", …)
-    places: list[str]                   # each row's label position
     coords: dict[str, np.ndarray]       # word → [2]
     group_of: dict[str, str]            # word → group
     senses: np.ndarray                  # [2, 2] the two senses' points
@@ -39,7 +38,7 @@ def vocab() -> Vocab:
     neither unpickles a DataFrame nor indexes one word at a time."""
     table = pd.read_csv(VOCAB_FILE, comment="#", skipinitialspace=True).set_index("word")
     X, groups = table[["x", "y"]].to_numpy(dtype=float), list(table["group"])
-    return Vocab(all=list(table.index), X=X, groups=groups, places=list(table["label"]),
+    return Vocab(all=list(table.index), X=X, groups=groups,
                  coords=dict(zip(table.index, X, strict=True)),
                  group_of=dict(zip(table.index, groups, strict=True)),
                  senses=X[[g == "sense" for g in groups]],
