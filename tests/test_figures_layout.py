@@ -50,16 +50,6 @@ def test_long_titles_wrap_and_the_margin_holds_the_longest_line():
     assert fig.layout.margin.l >= text_px(["bicycle chain"]) > text_px(["tap"])
 
 
-def test_label_places_keep_crowded_labels_apart():
-    from figures._layout import label_places
-
-    # Three words stacked closely in a column: all "top center" would put each label on the next point.
-    x, y = [0.0, 0.0, 0.0, 5.0], [0.0, 0.05, 0.1, 5.0]
-    places = label_places(x, y, ["alpha", "beta", "gamma", "far"])
-    assert len(set(places[:3])) == 3                       # three different sides for the crowded three
-    assert label_places([], [], []) == []
-
-
 # ── What the browser layout check (tests/browser/test_layout.py) found, kept fixed in the figure JSON ──
 
 WORDS = st.lists(st.sampled_from(["attention", "the", "W_Qᵀ", "(dₖ", "=", "2)", "q", "·", "k", "weights,",
