@@ -43,12 +43,6 @@ KNOWN = [
     ("convex_blending", "Where the blend lands", NARROW, "a token's label cut at the edge of a 274 px column"),
     ("learned_projections", "Raw scores", NARROW, "cell numbers at 14 px in one of two side-by-side heatmaps"),
     ("learned_projections", "Learned scores", NARROW, "cell numbers at 14 px, as above"),
-    ("masks_and_cross_attention", "Weights with", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
-    ("masks_and_cross_attention", "Padding mask", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
-    ("masks_and_cross_attention", "Each patch's weights", PHONE, "16 × 6 cell numbers and long patch names"),
-    ("masks_and_cross_attention", "The picture", PHONE, "a word per patch in a 4 × 4 grid 80 px wide"),
-    ("multi_head", "head(s): where each word looks", PHONE, "each head's cell numbers at 14 px on a phone"),
-    ("multi_head", "Multiply-adds per stage", PHONE, "the stage names wrap into the legend on a phone"),
 ]
 
 
