@@ -94,7 +94,7 @@ def samples(profile: dict):
             kind = top
         elif any("PlotlyChart" in u for u in urls):
             kind = "plotly"
-        elif "snap" in names or "poll" in names:
+        elif "differs" in names or "poll" in names:
             kind = "probe"
         else:
             kind = "javascript"
