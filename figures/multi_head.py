@@ -48,7 +48,7 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
     if weights.shape != (H, len(labels), len(labels)):
         raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
     text = [escape(t) for t in labels]
-    panel, gap, top, bottom = 36 * len(labels) + 20, 70, 70, 126     # px: a panel, between panels, margins
+    panel, gap, top, bottom = 36 * len(labels) + 20, 70, 90, 126     # px: a panel, between panels, margins
     plot_h = H * panel + (H - 1) * gap
     layout, refs = _axes(H, 1, vgap=gap / plot_h)
     traces, notes = [], []
