@@ -48,13 +48,12 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
     if weights.shape != (H, len(labels), len(labels)):
         raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
     text = [escape(t) for t in labels]
-    panel, gap, top, bottom = 36 * len(labels) + 20, 70, 90, 126     # px: a panel, between panels, margins
+    panel, gap, top, bottom = 36 * len(labels) + 20, 84, 90, 126     # px: a panel, between panels, margins
     plot_h = H * panel + (H - 1) * gap
     layout, refs = _axes(H, 1, vgap=gap / plot_h)
     traces, notes = [], []
     for h, (x, y) in enumerate(refs):
-        # Every panel names its words; the key axis is titled once, under the last panel.
-        layout[f"xaxis{x[1:]}"].update(title={"text": "key (looked at)" if h == H - 1 else "", "standoff": 6},
+        layout[f"xaxis{x[1:]}"].update(title={"text": "key (looked at)", "standoff": 6},
                                        fixedrange=True, showgrid=False, zeroline=False)
         layout[f"yaxis{y[1:]}"].update(title={"text": "query", "standoff": 6}, fixedrange=True, showgrid=False,
                                        zeroline=False)
@@ -118,12 +117,10 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
                        "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                        "showscale": False,
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
-        # The panels share their axes' meaning, so the bottom row names the keys and the left column the
-        # queries (24 axis titles were a third of the figure's drawing time); no grid or zero line, which
-        # the heatmap would cover anyway.
+        # No grid or zero line (the heatmap covers them) and no zoom handles: 24 axes' worth of drawing.
         bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False, "fixedrange": True}
-        layout[f"xaxis{x[1:]}"].update(bare, title={"text": "key" if h >= H - 4 else "", "standoff": 4})
-        layout[f"yaxis{y[1:]}"].update(bare, title={"text": "query" if h % 4 == 0 else "", "standoff": 4})
+        layout[f"xaxis{x[1:]}"].update(bare, title={"text": "key", "standoff": 4})
+        layout[f"yaxis{y[1:]}"].update(bare, title={"text": "query", "standoff": 4})
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
         notes.append({"text": f"head {h + 1}", "xref": "paper", "yref": "paper", "x": dom_x[0], "y": dom_y[1],
                       "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": FONT}})
