@@ -14,6 +14,10 @@ import plotly.graph_objects as go
 from . import palette
 from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 
+# Right margin for a vertical colour bar with its title beside it (Plotly grew 72 px to 90–103 px, which lays
+# the figure out twice on every draw); bottom margin for rotated word ticks, the axis title and a colour bar.
+COLOUR_BAR_R, CROSS_BOTTOM = 108, 160
+
 
 def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labels: list[str],
                           col_labels: list[str], title: str) -> go.Figure:
@@ -29,22 +33,30 @@ def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labe
             "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
     return figure([heat], title, "key: the token looked at", "query: the token looking", height=340,
                   yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "b": 80}})
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": COLOUR_BAR_R, "b": 80}})
 
 
 def cross_weights_figure(weights: np.ndarray, patch_labels: list[str], words: list[str]) -> go.Figure:
-    """weights: [n_patches, n_words], one row per patch over the prompt's words: not square."""
+    """weights: [n_patches, n_words], one row per patch over the prompt's words: not square.
+
+    Sized for a phone: six columns of two-decimal numbers at 14 px need about 240 px, so the patch labels
+    stay short (the page passes "r1c1 sky") and the colour bar lies under the plot instead of beside it."""
     weights = np.asarray(weights, dtype=float)
     cols = [f"{j + 1}: {escape(w)}" for j, w in enumerate(words)]
     rows = [escape(p) for p in patch_labels]
+    height = max(360, 26 * len(rows) + 160)
+    top, ticks = 80, 70 + 24                              # tick labels at −60° (up to "6: yellow") and the title
+    plot_h = height - top - CROSS_BOTTOM
     heat = {"type": "heatmap", "z": weights, "x": cols, "y": rows, "zmin": 0.0, "zmax": 1.0,
             "colorscale": palette.WEIGHT_SCALE, "text": np.round(weights, 2), "texttemplate": "%{text}",
-            "colorbar": {"title": {"text": "weight"}, "thickness": 10},
+            "colorbar": {"title": {"text": "weight", "side": "right"}, "thickness": 10, "orientation": "h",
+                         "len": 0.6, "x": 0.0, "xanchor": "left", "y": -ticks / plot_h, "yanchor": "top"},
             "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
     return figure([heat], f"Each patch's weights over the words ({weights.shape[0]} × {weights.shape[1]})",
-                  "key: a word of the prompt", "query: a patch", height=max(360, 22 * len(rows) + 140),
-                  yaxis={"autorange": "reversed"}, xaxis={"tickangle": -30},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "b": 100}})
+                  "key: a word of the prompt", "query: a patch", height=height,
+                  yaxis={"autorange": "reversed"}, xaxis={"tickangle": -60},
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 24, "t": top,
+                                       "b": CROSS_BOTTOM}})
 
 
 def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_word: np.ndarray, word: str,
@@ -68,15 +80,20 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
     centres = [k + 0.5 for k in range(grid)]
     heat = {"type": "heatmap", "z": w, "x": centres, "y": centres, "xaxis": "x2", "yaxis": "y2", "zmin": 0.0,
             "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "text": np.round(w, 2), "texttemplate": "%{text}",
-            "colorbar": {"title": {"text": "weight"}, "thickness": 10, "x": 1.0},
+            "colorbar": {"title": {"text": "weight"}, "thickness": 10, "x": 1.0, "len": 0.47, "y": 0.0,
+                         "yanchor": "bottom"},
             "hovertemplate": "patch weight on the word: %{z:.4f}<extra></extra>"}
-    axis = {"range": [0, grid], "showticklabels": False, "showgrid": False, "zeroline": False, "ticks": ""}
+    axis = {"range": [0, grid], "showticklabels": False, "showgrid": False, "zeroline": False, "ticks": "",
+            "fixedrange": True, "constrain": "domain"}           # square patches: the panel narrows, not the grid
     across, down = {"text": "patch column", "standoff": 4}, {"text": "patch row", "standoff": 4}
-    # Both panels' axes are titled, so the margins hold a title below and to the left (and in the gap).
-    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=390, legend=False,
+    # The picture above its weights, not beside them: side by side, a phone gave each patch 35 px, too narrow
+    # for its word. Each panel is square (scaleanchor) and as wide as the chart allows.
+    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=640, legend=False,
                   shapes=shapes, annotations=notes,
-                  xaxis2={**axis, "domain": [0.52, 0.96], "anchor": "y2", "title": across},
-                  yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2", "title": down},
-                  override={"xaxis": {**axis, "domain": [0.0, 0.44], "title": across},
-                            "yaxis": {**axis, "range": [grid, 0], "scaleanchor": "x", "title": down},
-                            "margin": {"l": 36, "r": 40, "t": 50, "b": 40}})
+                  xaxis2={**axis, "anchor": "y2", "title": across},
+                  yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2", "title": down,
+                          "domain": [0.0, 0.46]},
+                  override={"xaxis": {**axis, "title": across},
+                            "yaxis": {**axis, "range": [grid, 0], "scaleanchor": "x", "title": down,
+                                      "domain": [0.54, 1.0]},
+                            "margin": {"l": 36, "r": COLOUR_BAR_R, "t": 50, "b": 40}})

@@ -39,33 +39,38 @@ def _axes(n: int, cols: int, gap: float = 0.04, vgap: float = 0.1) -> tuple[dict
 
 def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> go.Figure:
     """weights: [n_heads, T, T], one heatmap per head (row = the word looking, column = the word looked at),
-    all on one 0–1 colour scale so the heads can be compared cell by cell."""
+    all on one 0–1 colour scale so the heads can be compared cell by cell.
+
+    The heads stand one above the other, each as wide as the chart, and the colour bar lies under the last:
+    side by side (or beside a colour bar), a phone gave a cell 19 px, too narrow for its two-decimal number."""
     weights = np.asarray(weights, dtype=float)
     H = weights.shape[0]
     if weights.shape != (H, len(labels), len(labels)):
         raise ValueError(f"Need [heads, {len(labels)}, {len(labels)}] weights, got {weights.shape}.")
     text = [escape(t) for t in labels]
-    cols = min(H, 2 if H == 4 else H)
-    # Room between rows for the upper panels' tick labels, their axis title and the next panel's name.
-    layout, refs = _axes(H, cols, gap=0.12, vgap=0.18)
+    panel, gap, top, bottom = 36 * len(labels) + 20, 84, 90, 126     # px: a panel, between panels, margins
+    plot_h = H * panel + (H - 1) * gap
+    layout, refs = _axes(H, 1, vgap=gap / plot_h)
     traces, notes = [], []
     for h, (x, y) in enumerate(refs):
-        layout[f"xaxis{x[1:]}"]["title"] = {"text": "key (looked at)", "standoff": 6}
-        # Each row's panels share its words: the left panel names them, the others keep the gap for the title.
-        layout[f"yaxis{y[1:]}"].update(title={"text": "query", "standoff": 6}, showticklabels=h % cols == 0)
+        layout[f"xaxis{x[1:]}"].update(title={"text": "key (looked at)", "standoff": 6},
+                                       fixedrange=True, showgrid=False, zeroline=False)
+        layout[f"yaxis{y[1:]}"].update(title={"text": "query", "standoff": 6}, fixedrange=True, showgrid=False,
+                                       zeroline=False)
         traces.append({"type": "heatmap", "z": weights[h], "x": text, "y": text, "xaxis": x, "yaxis": y,
                        "zmin": 0.0, "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "showscale": h == 0,
-                       "colorbar": {"title": {"text": "weight"}, "thickness": 10},
+                       "colorbar": {"title": {"text": "weight", "side": "right"}, "thickness": 10,
+                                    "orientation": "h", "len": 0.6, "x": 0.0, "xanchor": "left",
+                                    "y": -60 / plot_h, "yanchor": "top"},
                        "text": np.round(weights[h], 2), "texttemplate": "%{text}",
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.4f}<extra></extra>"})
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
         notes.append({"text": f"<b>head {h + 1}</b>", "xref": "paper", "yref": "paper", "x": dom_x[0],
                       "y": dom_y[1], "xanchor": "left", "yanchor": "bottom", "showarrow": False,
                       "font": {"color": HEAD_COLOURS[h % len(HEAD_COLOURS)]}})
-    rows = -(-H // cols)
-    return figure(traces, title, height=340 * rows + 40, legend=False, annotations=notes, **layout,
+    return figure(traces, title, height=plot_h + top + bottom, legend=False, annotations=notes, **layout,
                   override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
-                            "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
+                            "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 24, "t": top, "b": bottom}})
 
 
 def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], n_heads: int,
@@ -112,8 +117,10 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
                        "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                        "showscale": False,
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
-        layout[f"xaxis{x[1:]}"].update(showticklabels=False, ticks="", title={"text": "key", "standoff": 4})
-        layout[f"yaxis{y[1:]}"].update(showticklabels=False, ticks="", title={"text": "query", "standoff": 4})
+        # No grid or zero line (the heatmap covers them) and no zoom handles: 24 axes' worth of drawing.
+        bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False, "fixedrange": True}
+        layout[f"xaxis{x[1:]}"].update(bare, title={"text": "key", "standoff": 4})
+        layout[f"yaxis{y[1:]}"].update(bare, title={"text": "query", "standoff": 4})
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
         notes.append({"text": f"head {h + 1}", "xref": "paper", "yref": "paper", "x": dom_x[0], "y": dom_y[1],
                       "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": FONT}})
@@ -131,8 +138,12 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
 
 def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n_heads: int) -> go.Figure:
     """Multiply-adds per stage for one head of full width against n_heads heads of width d_model / n_heads."""
-    bars = [{"type": "bar", "x": stages, "y": one_head, "name": "1 head, dₖ = d_model",
+    # Bars across, the stages down the left: under upright bars, the stage names wrapped into the legend on a
+    # phone.
+    bars = [{"type": "bar", "orientation": "h", "y": stages, "x": one_head, "name": "1 head, dₖ = d_model",
              "marker": {"color": palette.NEUTRAL}},
-            {"type": "bar", "x": stages, "y": many_heads, "name": f"{n_heads} heads, dₖ = d_model / {n_heads}",
-             "marker": {"color": palette.QUERY}}]
-    return figure(bars, "Multiply-adds per stage, one layer", "stage", "multiply-adds", barmode="group")
+            {"type": "bar", "orientation": "h", "y": stages, "x": many_heads,
+             "name": f"{n_heads} heads, dₖ = d_model / {n_heads}", "marker": {"color": palette.QUERY}}]
+    return figure(bars, "Multiply-adds per stage, one layer", "multiply-adds", "stage", height=360,
+                  barmode="group", yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(stages) + TITLED_LABEL_PAD}})

@@ -95,19 +95,17 @@ def masks(step: int) -> None:
     free = core.scaled_dot_product_attention(S, eye, eye, scale=False)
     mask = core.causal_mask(T) if causal else np.ones((T, T), dtype=bool)
     masked = core.scaled_dot_product_attention(S, eye, eye, mask=mask, scale=False)
-    a, b = st.columns(2)
-    with a:
-        chart(built(masked_weights_figure, free.weights, None, labels, labels, "Weights with no mask"),
-              "Every token shares its weight among all the tokens, later ones included.",
-              lambda: table(free.weights, labels, labels), key="mk_fig_free")
-    with b:
-        revealed = frame.predict("causal_rows")
-        if revealed:
-            chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
-                        "Weights with the causal mask" if causal else "Mask off: the same weights"),
-                  "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
-                  + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
-                  lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
+    # One above the other: side by side, a 1024 px screen gave each cell 21 px, too narrow for its number.
+    chart(built(masked_weights_figure, free.weights, None, labels, labels, "Weights with no mask"),
+          "Every token shares its weight among all the tokens, later ones included.",
+          lambda: table(free.weights, labels, labels), key="mk_fig_free")
+    revealed = frame.predict("causal_rows")
+    if revealed:
+        chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
+                    "Weights with the causal mask" if causal else "Mask off: the same weights"),
+              "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
+              + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
+              lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
     if not revealed:
         st.caption("Make your prediction to see the masked weights, how each row renormalises, and padding.")
         return
@@ -150,8 +148,10 @@ def cross(step: int) -> None:
     P, names = core.scene_patches(GRID, (row - 1, col - 1), BALL, PARTS, ball, ground, horizon=GRID // 2)
     ca = core.cross_attention(P, np.vstack([VOCAB[w] for w in words]), words, W_Q, W_K)
     patch_labels = [f"r{i // GRID + 1}c{i % GRID + 1} {n}" for i, n in enumerate(names)]
+    # On the chart a patch's kind in one word, so six columns of numbers fit a phone (the table: full labels).
+    short = [f"{lab.split()[0]} {'ball' if 'round' in lab else lab.split()[-1]}" for lab in patch_labels]
     top = [ca.top_label(i) for i in range(GRID * GRID)]
-    chart(built(cross_weights_figure, ca.weights, patch_labels, words),
+    chart(built(cross_weights_figure, ca.weights, short, words),
           f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "
           f"{ca.weights.shape[0]} × {ca.weights.shape[1]}, not square; each row sums to 1.",
           lambda: table(ca.weights, patch_labels, [f"{j + 1}: {w}" for j, w in enumerate(words)]), key="mk_fig_cross")
@@ -164,7 +164,7 @@ def cross(step: int) -> None:
     kind = [n.split()[-1] for n in names]                 # "round" (the ball), "ground" or "sky"
     chart(built(scene_figure, GRID, colours, [k == "round" for k in kind], ca.weights[:, j], choice,
                 top),
-          "Left: the picture, each patch labelled with the word it draws on most. Right: every patch's weight on "
+          "Top: the picture, each patch labelled with the word it draws on most. Below: every patch's weight on "
           f"“{literal(choice, 20)}”.", None, key="mk_fig_scene")
     first = {k: kind.index(k) for k in ("round", "ground", "sky")}
     st.markdown("Where the patches draw most: " + "; ".join(

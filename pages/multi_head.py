@@ -201,27 +201,34 @@ def real_layer(step: int) -> None:
         return
     fit_choice("mh_word", words, DATA["real_word"] if DATA["real_word"] in words else words[0])
     fit_choice("mh_target", words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
-    a, b, c = st.columns([2, 1, 1])
-    layer = a.slider("Layer", 1, 6, 4, key="mh_layer", bind="query-params")
+    b, c = st.columns(2)
     word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
     target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
     q, t_pos = spans[word].start, spans[target]
     roles = multi_head.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
     n_hit = len(hits)
-    chart(built(real_heads_figure, r.attentions[layer - 1], r.tokens, f"Layer {layer}: 12 heads, one sentence", q,
-                (t_pos.start, t_pos.stop)),
-          f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
-          f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "
-          "scale, topped at its largest weight.",
-          lambda: pd.DataFrame(r.attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
-                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="mh_fig_real")
+    layer_panels(r.attentions, r.tokens, word, target, q, (t_pos.start, t_pos.stop))
     if frame.predict("real_heads", options=["None of the 72", "1 to 6 of them", "7 to 36", "More than 36"],
                      answer=0 if n_hit == 0 else 1 if n_hit <= 6 else 2 if n_hit <= 36 else 3,
                      token=literal(word, 30), key=literal(target, 30), value=n_hit):
         measured(r, roles, q, word, target, hits)
     if step >= Step.COST:
         cost(len(r.tokens))
+
+
+# Its own fragment inside the real layer's: the layer changes this figure and nothing else, so a move of the
+# slider redraws the 12 panels alone, not the prediction, the counts, the table and the cost below them.
+@frame.fragment
+def layer_panels(attentions: np.ndarray, tokens: list[str], word: str, target: str, q: int,
+                 span: tuple[int, int]) -> None:
+    layer = st.slider("Layer", 1, 6, 4, key="mh_layer", bind="query-params")
+    chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: 12 heads, one sentence", q, span),
+          f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
+          f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "
+          "scale, topped at its largest weight.",
+          lambda: pd.DataFrame(attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
+                               columns=[f"{j}: {t}" for j, t in enumerate(tokens)]), key="mh_fig_real")
 
 
 def measured(r, roles: core.HeadRoles, q: int, word: str, target: str, hits: list[tuple[int, int]]) -> None:

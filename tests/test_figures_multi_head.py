@@ -43,7 +43,8 @@ def test_real_heads_are_twelve_panels_with_the_word_and_target_outlined():
 
 def test_cost_figure_has_both_bars_per_stage():
     fig = cost_figure(["a", "b"], [10, 20], [10, 20], 12)
-    assert [list(t.y) for t in fig.data] == [[10, 20], [10, 20]] and "12 heads" in fig.data[1].name
+    assert [list(t.x) for t in fig.data] == [[10, 20], [10, 20]] and "12 heads" in fig.data[1].name
+    assert list(fig.data[0].y) == ["a", "b"] and fig.data[0].orientation == "h"
 
 
 def test_masked_cells_show_a_cross_and_no_colour():

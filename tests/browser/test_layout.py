@@ -32,24 +32,6 @@ def tab(browser):
     context.close()
 
 
-PHONE, NARROW, ALL = {"390x844"}, {"1024x768", "390x844"}, set(layout.SIZES)
-# Found by this test and not yet mended: (page, words in the chart's title, sizes, why). Anything else it finds
-# fails. Each is listed in the report of the session that wrote this test, for the lead to schedule.
-KNOWN = [
-    ("masks_and_cross_attention", "Weights with", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
-    ("masks_and_cross_attention", "Padding mask", NARROW, "cell numbers at 14 px in side-by-side heatmaps"),
-    ("masks_and_cross_attention", "Each patch's weights", PHONE, "16 × 6 cell numbers and long patch names"),
-    ("masks_and_cross_attention", "The picture", PHONE, "a word per patch in a 4 × 4 grid 80 px wide"),
-    ("multi_head", "head(s): where each word looks", PHONE, "each head's cell numbers at 14 px on a phone"),
-    ("multi_head", "Multiply-adds per stage", PHONE, "the stage names wrap into the legend on a phone"),
-]
-
-
-def _known(slug: str, size: str, problem: dict) -> bool:
-    return any(slug == page and chart in problem.get("chart", "") and size in sizes
-               for page, chart, sizes, _ in KNOWN)
-
-
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_text_is_clipped_overlapping_or_tiny_at_any_size(server, tab, slug):
     pg, runs, errors = tab
@@ -62,7 +44,7 @@ def test_no_text_is_clipped_overlapping_or_tiny_at_any_size(server, tab, slug):
         here = layout.problems(pg)
         if here:
             harness.save_full(pg, SCREENSHOTS / f"layout_{slug}_{name}.png", width)
-        found += [f"{name}: {layout.describe(p)}" for p in here if not _known(slug, name, p)]
+        found += [f"{name}: {layout.describe(p)}" for p in here]
     assert not found, f"{slug} ({revealed} predictions revealed):\n" + "\n".join(found)
     assert not errors, errors
 
