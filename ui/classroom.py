@@ -348,25 +348,27 @@ def _follow_check() -> None:
 
 # --- lesson sections (the pages' fragments, through ui.frame.Frame.fragment) ------------------------------------
 
-def section_starts(slug: str, name: str) -> None:
+def section_starts(slug: str, name: str) -> frozenset[str] | None:
     """At the top of a lesson fragment. A follower notes the section's fragment id (a presenter's change
     inside it then reruns only this section, ``ui.wake``); in a fragment-only run it applies the room's
     new snapshot here, before the section draws a widget, when the change lies inside this section.
-    Anything else (another page or step, a poll, a control outside) reruns the whole page instead."""
+    Anything else (another page or step, a poll, a control outside) reruns the whole page instead.
+    Returns, for a follower only, the widget keys drawn so far in this run (for ``section_ends``)."""
     if not following():
-        return
+        return None
     wake.section((slug, name))
+    drawn_before = wake.widget_keys()
     if not wake.fragment_run():
-        return                                          # a full run: sidebar() has applied the view already
+        return drawn_before                             # a full run: sidebar() has applied the view already
     ss = _ss()
     try:
         snap = room_store().snapshot(ss[_CODE], time.time())
     except StoreUnavailable:
-        return                                          # the follow tick says so and catches up later
+        return drawn_before                             # the follow tick says so and catches up later
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == ss.get(_SEEN):
-        return
+        return drawn_before
     before, owned = ss.get(_SNAP), ss.get(_SECTIONS, {}).get((slug, name))
     if before is None or owned is None or snap.page != slug or \
             (snap.page, snap.step, snap.poll) != (before.page, before.step, before.poll):
@@ -377,13 +379,17 @@ def section_starts(slug: str, name: str) -> None:
         st.rerun(scope="app")
     ss[_SEEN], ss[_SNAP] = snap.version, snap
     _set_controls(snap)
+    return drawn_before
 
 
-def section_ends(slug: str, name: str, drawn: frozenset[str] | None) -> None:
-    """At the end of a lesson fragment: a follower keeps the widget keys it drew (``drawn``); a presenter
-    whose change reran only this section publishes it now, naming the section."""
-    if following() and drawn is not None:
-        _ss().setdefault(_SECTIONS, {})[(slug, name)] = drawn
+def section_ends(slug: str, name: str, drawn_before: frozenset[str] | None) -> None:
+    """At the end of a lesson fragment: a follower keeps the widget keys the section drew (those drawn since
+    ``drawn_before``, from ``section_starts``); a presenter whose change reran only this section publishes
+    it now, naming the section."""
+    if following():
+        drawn_after = wake.widget_keys()
+        if drawn_before is not None and drawn_after is not None:
+            _ss().setdefault(_SECTIONS, {})[(slug, name)] = drawn_after - drawn_before
     elif role() == "presenter" and wake.fragment_run():
         publish(slug, from_tick=True, section=(slug, name))
 

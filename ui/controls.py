@@ -103,10 +103,12 @@ def lesson_controls(slug: str) -> dict[str, list[str]]:
     true/false, lists one item per value), read from the session, since the browser, not Python, keeps the
     bound part of the URL up to date. Values of other types are left out, and so are other pages' controls
     that the session still holds (a link, or a class, must not carry them to a page whose widget owns them)."""
-    prefix = PREFIXES[slug] + "_" if slug in PREFIXES else None
+    if slug not in PREFIXES:                              # the home page has no lesson controls
+        return {}
+    prefix = PREFIXES[slug] + "_"
     params: dict[str, list[str]] = {}
     for key, value in st.session_state.to_dict().items():
-        if prefix is None or not is_lesson_control(key) or not key.startswith(prefix):
+        if not is_lesson_control(key) or not key.startswith(prefix):
             continue
         if isinstance(value, bool):
             params[key] = [str(value).lower()]

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import classroom, content, controls, entry, present, progress, wake
+from ui import classroom, content, controls, entry, present, progress
 from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
 from ui.inputs import literal
 
@@ -44,11 +44,9 @@ class Frame:
 
         @functools.wraps(body)
         def section(*args, **kwargs):
-            classroom.section_starts(slug, name)
-            before = wake.widget_keys()
+            drawn_before = classroom.section_starts(slug, name)
             body(*args, **kwargs)
-            after = wake.widget_keys()
-            classroom.section_ends(slug, name, after - before if before is not None and after is not None else None)
+            classroom.section_ends(slug, name, drawn_before)
 
         return st.fragment(section)
 
