@@ -175,29 +175,44 @@ _NEXT_PREDICTION_JS = """() => {
 }"""
 
 
+# The first "Reveal the answer" button in the lesson (the one the marks point at) can be clicked.
+_FIRST_REVEAL_ENABLED_JS = """() => {
+  const b = [...document.querySelectorAll('[data-testid=stMain] button')]
+    .find(b => b.innerText.trim() === 'Reveal the answer');
+  return !!b && !b.disabled;
+}"""
+
+# How many "Reveal the answer" buttons the lesson shows (one fewer once a prediction is revealed).
+_REVEAL_BUTTONS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] button')]
+  .filter(b => b.innerText.trim() === 'Reveal the answer').length"""
+
+
 def reveal_predictions(page, runs, most: int = 6) -> int:
-    """Answer (first choice) and reveal every prediction on the page, top to bottom; how many were revealed."""
+    """Answer (first choice) and reveal every prediction on the page, top to bottom; how many were revealed.
+
+    The marks are set again on every try: a rerun may replace the radio's or the button's element, and a
+    click in the middle of a rerun can be lost on a busy machine.
+    """
     done = 0
     for _ in range(most):
-        if page.evaluate(_NEXT_PREDICTION_JS) is None:
-            break
-        choice = page.locator('[data-layout-pick="choice"]')
-        button = page.locator('[data-layout-pick="button"]')
-        enabled = "() => { const b = document.querySelector('[data-layout-pick=button]'); return b && !b.disabled; }"
-        for attempt in range(2):            # a click in the middle of a rerun can be lost on a busy machine
-            if choice.count():
-                before = runs.finished
-                choice.click()
-                runs.wait(before)
+        for attempt in range(3):
+            found = page.evaluate(_NEXT_PREDICTION_JS)
+            if found is None:
+                return done
+            choice = page.locator('[data-layout-pick="choice"]')
             try:
-                page.wait_for_function(enabled, timeout=30_000)
+                if choice.count():
+                    before = runs.finished
+                    choice.click()
+                    runs.wait(before, timeout_ms=30_000)
+                page.wait_for_function(_FIRST_REVEAL_ENABLED_JS, timeout=20_000)
                 break
             except Exception:
-                if attempt:
+                if attempt == 2:
                     raise
-        before = runs.finished
-        button.click()
-        button.wait_for(state="detached", timeout=60_000)   # revealed: the page reran without the button
+        before, buttons = runs.finished, page.evaluate(_REVEAL_BUTTONS_JS)
+        page.get_by_role("button", name="Reveal the answer").first.click()
+        page.wait_for_function(f"() => ({_REVEAL_BUTTONS_JS})() < {buttons}", timeout=60_000)
         runs.wait(before)
         done += 1
     return done
