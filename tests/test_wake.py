@@ -130,3 +130,29 @@ def test_the_streamlit_internals_a_wake_uses_are_still_there():
     assert list(inspect.signature(AppSession.has_fragment).parameters) == ["self", "fragment_id"]
     assert "self._client_state" in inspect.getsource(AppSession.__init__)
     assert "_session_mgr" in inspect.getsource(Runtime.__init__)
+
+
+def test_a_follower_switched_to_another_page_is_woken_on_that_page_until_its_browser_says_it_is_there(monkeypatch):
+    # Streamlit folds a pending rerun into the newer request's page: a wake carrying the page of the
+    # follower's last client state would undo the switch its run has just asked for.
+    moving = FakeSession(_last_run(fragment_id="tick-fragment"), fragments=("their-experiment",))
+    _runtime(monkeypatch, {"s1": moving})
+    f = wake.Followers()
+    f.follow("AAAAAA", "s1")
+    f.section("s1", SECTION, "their-experiment")
+    f.moving("s1", "new-page-hash", "room=AAAAAA&pl_temp=0.5")
+    f.moving("not-following", "x", "")                       # only followers are noted
+    assert set(f._moved) == {"s1"}
+    f.wake("AAAAAA", SECTION)
+    asked = moving.asked[-1]
+    assert (asked.page_script_hash, asked.query_string) == ("new-page-hash", "room=AAAAAA&pl_temp=0.5")
+    assert asked.fragment_id == "" and asked.page_name == ""  # the whole new page, not a section of the old
+    assert [w.id for w in asked.widget_states.widgets] == ["slider"]
+    moving._client_state.page_script_hash = "new-page-hash"  # the browser's next message: it is there
+    moving._client_state.query_string = "room=AAAAAA"
+    f.wake("AAAAAA", SECTION)
+    assert moving.asked[-1].query_string == "room=AAAAAA" and moving.asked[-1].fragment_id == "their-experiment"
+    assert f._moved == {}
+    f.moving("s1", "h", "")
+    f.forget("s1")
+    assert f._moved == {}

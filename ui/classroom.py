@@ -234,6 +234,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
         params = {"room": ss[_CODE], **snap.controls}
         if present.active():
             params["present"] = "1"
+        wake.switching(snap.page, params)
         st.switch_page(PAGE_FILES.format(slug=snap.page), query_params=params)
     _set_controls(snap)
     return True

@@ -15,6 +15,7 @@ Should that ever fail, it fails closed: ``wake`` does nothing and the version ch
 from __future__ import annotations
 
 import logging
+import os
 import threading
 
 import streamlit as st
@@ -35,6 +36,7 @@ class Followers:
         self._rooms: dict[str, set[str]] = {}          # room code -> session ids
         self._session_room: dict[str, str] = {}        # session id -> room code
         self._sections: dict[str, dict[Section, str]] = {}   # session id -> section -> its fragment id
+        self._moved: dict[str, tuple[str, str]] = {}   # session id -> (page hash, query string) it switched to
 
     def follow(self, code: str, sid: str) -> None:
         with self._lock:
@@ -56,9 +58,18 @@ class Followers:
                 known.clear()                          # another page: its sections are gone
             known[section] = fragment_id
 
+    def moving(self, sid: str, page_hash: str, query_string: str) -> None:
+        """Note that this follower's run is switching it to another page (``st.switch_page``). Its browser
+        tells the server of the new page only with its next message; until then a wake must rerun the page
+        the follower is going to, not the one in its last client state (which would undo the switch)."""
+        with self._lock:
+            if sid in self._session_room:
+                self._moved[sid] = (page_hash, query_string)
+
     def forget(self, sid: str) -> None:
         with self._lock:
             self._sections.pop(sid, None)
+            self._moved.pop(sid, None)
             code = self._session_room.pop(sid, None)
             if code is not None:
                 members = self._rooms.get(code, set())
@@ -76,7 +87,7 @@ class Followers:
         drew the same section reruns only it, as the presenter's own page did; the others rerun the page.
         Sessions that have gone (their browser left) are dropped here. Never raises."""
         with self._lock:
-            ids = [(sid, self._sections.get(sid, {}).get(section) if section else None)
+            ids = [(sid, self._sections.get(sid, {}).get(section) if section else None, self._moved.get(sid))
                    for sid in self._rooms.get(code, ())]
         if not ids:
             return 0
@@ -91,12 +102,18 @@ class Followers:
             _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
             return 0
         asked = 0
-        for sid, fragment_id in ids:
+        for sid, fragment_id, moved in ids:
             info = manager.get_active_session_info(sid)
             if info is None:
                 self.forget(sid)
                 continue
-            loop.call_soon_threadsafe(_rerun, info.session, fragment_id)
+            if moved is not None and getattr(info.session, "_client_state", None) is not None \
+                    and info.session._client_state.page_script_hash == moved[0]:
+                with self._lock:                           # its browser has said it is there: wake as usual
+                    if self._moved.get(sid) == moved:
+                        self._moved.pop(sid)
+                moved = None
+            loop.call_soon_threadsafe(_rerun, info.session, fragment_id, moved)
             asked += 1
         return asked
 
@@ -131,6 +148,27 @@ def forget() -> None:
 def wake(code: str, section: Section | None = None) -> int:
     """Wake the local followers of ``code`` (from a script run): only ``section`` where they can."""
     return followers().wake(code, section)
+
+
+def switching(slug: str, params: dict[str, str | list[str]]) -> None:
+    """This follower's run is about to ``st.switch_page`` to page ``slug`` with ``params`` (see ``moving``)."""
+    from urllib.parse import urlencode
+
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from ui.content import APP_DIR, PAGE_FILES
+
+    sid = _session_id()
+    try:
+        path = os.path.realpath(APP_DIR / PAGE_FILES.format(slug=slug))
+        pages = get_script_run_ctx().pages_manager.get_pages()
+        page_hash = next(h for h, info in pages.items()
+                         if info.get("script_path") and os.path.realpath(info["script_path"]) == path)
+    except Exception as err:                               # not found, or Streamlit moved it: wakes as before
+        _LOGGER.warning("A follower's page switch was not noted (%r); a wake may delay it.", err)
+        return
+    if sid is not None:
+        followers().moving(sid, page_hash, urlencode(params, doseq=True))
 
 
 def section(name: Section) -> None:
@@ -171,11 +209,13 @@ def widget_keys() -> frozenset[str] | None:
 _TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"}
 
 
-def _rerun(session, fragment_id: str | None = None) -> None:
+def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
     """On the server's event loop: run the session's page again with its last widget values (even when its
     last run was a fragment's, such as the follow tick's), less any button press or other one-off event
     that run carried: a wake must never press a button twice. With ``fragment_id`` (one the session still
-    holds), only that fragment reruns."""
+    holds), only that fragment reruns. With ``moved`` (the page a follow switched the session to, and its
+    query string), the whole of that page runs while the browser has not yet said it is there: Streamlit
+    folds a pending rerun into the newer request's page, so the old page would win."""
     try:
         from streamlit.proto.ClientState_pb2 import ClientState
 
@@ -184,7 +224,10 @@ def _rerun(session, fragment_id: str | None = None) -> None:
         kept = [w for w in state.widget_states.widgets if w.WhichOneof("value") not in _TRIGGERS]
         del state.widget_states.widgets[:]
         state.widget_states.widgets.extend(kept)
-        if fragment_id and session.has_fragment(fragment_id):
+        if moved is not None and state.page_script_hash != moved[0]:
+            state.page_script_hash, state.query_string = moved
+            state.page_name, state.fragment_id = "", ""
+        elif fragment_id and session.has_fragment(fragment_id):
             state.fragment_id = fragment_id              # the section applies the presenter's controls itself
         else:
             state.fragment_id = ""                       # the whole page: it applies the presenter's view
