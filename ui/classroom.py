@@ -7,10 +7,10 @@ session of this process (``room_store()``).
 - The presenter publishes the page, the presenter step and the lesson controls (``ui.controls``, the
   same definition "Link to this view" uses) at the end of each run, and from a small fragment every
   ``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only).
-- A presenter's change wakes the followers in this process at once (``ui.wake``). Every follower also
-  runs a fragment that reads only the room's version number: every ``FOLLOW_EVERY_S`` with Redis
-  (followers on other replicas are not woken), every ``FOLLOW_QUIET_S`` in one process (there the check
-  only catches what a wake missed, so idle followers cost little). When the version changed, the whole
+- A presenter's change wakes the followers in this process at once (``ui.wake``); with Redis, every
+  replica's listener wakes its own. Every follower also runs a fragment that reads only the room's
+  version number, every ``FOLLOW_QUIET_S``: it only catches what a wake missed (and says so when the
+  store is away), so idle followers cost little. When the version changed, the whole
   app reruns and ``sidebar`` applies the snapshot before the page draws a widget:
   same page, widget values through the session state; another page, ``st.switch_page`` with the
   controls in the URL, exactly as a shared link opens it.
@@ -36,8 +36,8 @@ from ui import controls, present, wake
 from ui.content import PAGE_FILES, Check, page_index
 from ui.inputs import literal
 
-FOLLOW_EVERY_S = 1.0          # a follower's version check, when rooms are shared through Redis
-FOLLOW_QUIET_S = 5.0          # the same in one process, where the presenter's changes wake followers
+FOLLOW_EVERY_S = 1.0          # a follower's version check, for a shared store that cannot wake followers
+FOLLOW_QUIET_S = 5.0          # the same where the presenter's changes wake followers (one process, Redis)
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 POLL_EVERY_S = 1.0            # the presenter's live chart
 HEARTBEAT_S = 5.0             # a follower tells the room it is here (FOLLOWER_TTL_S is 15 s)
@@ -280,18 +280,6 @@ def _follow_now(slug: str) -> bool:
     return _apply(slug, snap)
 
 
-@st.fragment(run_every=FOLLOW_EVERY_S)
-def _follow_tick_shared() -> None:
-    """A follower's version check, every second: with Redis, a presenter on another replica cannot wake it."""
-    _follow_check()
-
-
-@st.fragment(run_every=FOLLOW_QUIET_S)
-def _follow_tick_local() -> None:
-    """A follower's version check, every few seconds: the presenter's changes wake it sooner."""
-    _follow_check()
-
-
 def _changed(code: str, section: wake.Section | None = None) -> None:
     """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now.
     Through Redis, every replica's listener wakes its own (this one's included); in one process, directly."""
@@ -313,9 +301,27 @@ def _listening() -> bool:
     return True
 
 
+@st.fragment(run_every=FOLLOW_EVERY_S)
+def _follow_tick_often() -> None:
+    """A follower's version check, every second: for a shared store that cannot wake followers."""
+    _follow_check()
+
+
+@st.fragment(run_every=FOLLOW_QUIET_S)
+def _follow_tick_quiet() -> None:
+    """A follower's version check, every few seconds: the presenter's changes wake followers sooner."""
+    _follow_check()
+
+
 def _follow_tick() -> None:
-    """The follower's version check, as often as the store needs; draws nothing."""
-    (_follow_tick_local if isinstance(room_store(), MemoryRoomStore) else _follow_tick_shared)()
+    """The follower's version check, as often as the store needs; draws nothing.
+
+    Quiet wherever the presenter's changes wake followers (in one process, or through a shared store's
+    listener): besides costing idle followers little, a tick in flight while a follow switches the page
+    can make Streamlit run it against the old page after the new one has drawn, and the student's browser
+    then drops the new page (docs/RELIABILITY.md). Fewer ticks, fewer chances."""
+    woken = isinstance(room_store(), MemoryRoomStore) or _listening()
+    (_follow_tick_quiet if woken else _follow_tick_often)()
 
 
 def _follow_check() -> None:
