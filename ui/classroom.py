@@ -8,9 +8,10 @@ session of this process (``room_store()``).
   same definition "Link to this view" uses) at the end of each run, and from a small fragment every
   ``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only).
 - A presenter's change wakes the followers in this process at once (``ui.wake``); with Redis, every
-  replica's listener wakes its own. Every follower also runs a fragment that reads only the room's
-  version number, every ``FOLLOW_QUIET_S``: it only catches what a wake missed (and says so when the
-  store is away), so idle followers cost little. When the version changed, the whole
+  replica's listener wakes its own. A thread per process (``Watcher``) reads each followed room's
+  version every ``FOLLOW_QUIET_S``, keeps its followers' heartbeats, and wakes whoever is behind (a wake
+  missed, the store away or back, the class ended): an idle student costs nothing. When the version
+  changed, the whole
   app reruns and ``sidebar`` applies the snapshot before the page draws a widget:
   same page, widget values through the session state; another page, ``st.switch_page`` with the
   controls in the URL, exactly as a shared link opens it.
@@ -20,27 +21,38 @@ Session keys all start with "_class", so none of them is a lesson control.
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
+import threading
 import time
 from urllib.parse import urlencode
 
 import segno
 import streamlit as st
+from streamlit import runtime
 
-from classroom.memory import MemoryRoomStore
 from classroom.select import open_store
-from classroom.store import NotPresenter, RoomError, RoomStore, Snapshot, StoreUnavailable, UnknownRoom, normal_code
+from classroom.store import (
+    NotPresenter,
+    RoomError,
+    RoomFull,
+    RoomStore,
+    Snapshot,
+    StoreUnavailable,
+    UnknownRoom,
+    normal_code,
+)
 from figures.classroom import poll_figure
 from ui import controls, present, wake
 from ui.content import PAGE_FILES, Check, page_index
 from ui.inputs import literal
 
-FOLLOW_EVERY_S = 1.0          # a follower's version check, for a shared store that cannot wake followers
-FOLLOW_QUIET_S = 5.0          # the same where the presenter's changes wake followers (one process, Redis)
+_LOGGER = logging.getLogger(__name__)
+
+FOLLOW_QUIET_S = 5.0          # the process's check on its followers' rooms (Watcher): wakes do the rest
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 POLL_EVERY_S = 1.0            # the presenter's live chart
-HEARTBEAT_S = 5.0             # a follower tells the room it is here (FOLLOWER_TTL_S is 15 s)
 JOIN_TRIES, JOIN_WINDOW_S = 5, 60.0   # unknown codes a session may try per window
 MAX_KEY_CHARS = 64
 
@@ -51,7 +63,6 @@ _FOLLOWING = "_class_following"
 _SEEN = "_class_seen"          # the snapshot version this follower last applied
 _SNAP = "_class_snap"          # that snapshot
 _ME = "_class_me"              # this session's anonymous follower id
-_BEAT = "_class_beat"
 _FAILS = "_class_fails"        # times of recent joins with unknown codes
 _NOTICE = "_class_notice"      # (kind, text): one message, shown once
 _PUBLISHED = "_class_published"
@@ -108,7 +119,7 @@ def _leave(message: str | None = None) -> None:
     """Back to learning alone: the page stays as it is."""
     if role() == "student":
         wake.forget()
-    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _BEAT, _MID_RUN, _OFFLINE, _ENDED,
+    for key in (_ROLE, _CODE, _KEY, _FOLLOWING, _SEEN, _SNAP, _PUBLISHED, _POLL, _MID_RUN, _OFFLINE, _ENDED,
                 _SECTIONS):
         _ss().pop(key, None)
     st.query_params.pop("room", None)
@@ -190,14 +201,14 @@ def join(code_text: str) -> bool:
         return False
     except StoreUnavailable:                            # join now; the follow tick connects when it can
         _leave()
-        _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _BEAT: 0.0, _OFFLINE: True})
+        _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _OFFLINE: True})
         st.query_params["room"] = code
         return True
     except RoomError as err:
         _leave(str(err))
         return False
     _leave()
-    _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _BEAT: now})
+    _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True})
     st.query_params["room"] = code
     return True
 
@@ -224,6 +235,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
     """Make this session show the snapshot: switch page (as a link would open it) or set the widgets."""
     ss = _ss()
     ss[_SEEN], ss[_SNAP] = snap.version, snap
+    wake.note(snap.version, ss.get(_ME))
     if not snap.page:
         return False
     if snap.step:
@@ -301,56 +313,102 @@ def _listening() -> bool:
     return True
 
 
-@st.fragment(run_every=FOLLOW_EVERY_S)
-def _follow_tick_often() -> None:
-    """A follower's version check, every second: for a shared store that cannot wake followers."""
-    _follow_check()
+class Watcher:
+    """This process's check on the rooms its students follow, every ``FOLLOW_QUIET_S`` on a daemon thread:
+    one version read per room (not per student), a heartbeat for each local follower, and a wake for
+    each follower that is behind (a wake missed, a Redis message lost), or for every follower of a room
+    that became unreachable, came back, or ended (their next run says so).
+
+    It replaces a timer fragment (``run_every``) on each student's page. Besides costing an idle student
+    nothing, that removes a race: a timer run the browser sent while the old page was current could reach
+    the server after a follow had switched the page, run under the old page, and leave the student's
+    browser with a blank page (docs/RELIABILITY.md)."""
+
+    def __init__(self, store: RoomStore, registry: wake.Followers) -> None:
+        self.store, self.registry = store, registry
+        self.offline: set[str] = set()                  # rooms the last check could not reach
+        self._lock = threading.Lock()
+        self._full: dict[str, str] = {}                 # session id -> why it stopped following
+
+    def check(self, now: float) -> int:
+        """One round over the rooms; returns how many followers it asked to rerun."""
+        asked = 0
+        for code in self.registry.rooms():
+            members = self.registry.members(code)
+            everyone = [sid for sid, _, _ in members]
+            try:
+                version = self.store.version(code, now)
+                for sid, _, me in members:
+                    if me is None:
+                        continue
+                    try:
+                        self.store.heartbeat(code, me, now)
+                    except RoomFull as err:            # the class filled while this student's beat lapsed
+                        with self._lock:
+                            self._full[sid] = str(err)
+                        asked += self.registry.ask([sid])
+            except StoreUnavailable:
+                if code not in self.offline:           # once: their bar then says it is reconnecting
+                    self.offline.add(code)
+                    asked += self.registry.ask(everyone)
+                continue
+            except RoomError:                          # ended or expired: their next run says so
+                asked += self.registry.ask(everyone)
+                continue
+            back = code in self.offline
+            self.offline.discard(code)
+            asked += self.registry.ask([sid for sid, seen, _ in members if back or seen != version])
+        return asked
+
+    def full(self, sid: str) -> str | None:
+        """Why this session can no longer follow (its class is full), once; else None."""
+        with self._lock:
+            return self._full.pop(sid, None)
+
+    def run(self) -> None:
+        while True:
+            time.sleep(FOLLOW_QUIET_S)
+            try:
+                self.check(time.time())
+            except Exception as err:                   # never let the thread die: the next round tries again
+                _LOGGER.warning("The classroom check failed (%s); it tries again in %s s.", err, FOLLOW_QUIET_S)
 
 
-@st.fragment(run_every=FOLLOW_QUIET_S)
-def _follow_tick_quiet() -> None:
-    """A follower's version check, every few seconds: the presenter's changes wake followers sooner."""
-    _follow_check()
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _watcher() -> Watcher:
+    """The process's one watcher, started with the first follower (only under a server: AppTest has none,
+    and there a follower's next run is its check)."""
+    watcher = Watcher(room_store(), wake.followers())
+    threading.Thread(target=watcher.run, name="attention-classroom-watch", daemon=True).start()
+    return watcher
 
 
-def _follow_tick() -> None:
-    """The follower's version check, as often as the store needs; draws nothing.
+def _served() -> bool:
+    """True under a real Streamlit server (AppTest runs pages with a stand-in runtime, and no watcher)."""
+    from streamlit.runtime.runtime import Runtime
 
-    Quiet wherever the presenter's changes wake followers (in one process, or through a shared store's
-    listener): besides costing idle followers little, a tick in flight while a follow switches the page
-    can make Streamlit run it against the old page after the new one has drawn, and the student's browser
-    then drops the new page (docs/RELIABILITY.md). Fewer ticks, fewer chances."""
-    woken = isinstance(room_store(), MemoryRoomStore) or _listening()
-    (_follow_tick_quiet if woken else _follow_tick_often)()
+    return runtime.exists() and type(runtime.get_instance()) is Runtime
 
 
-def _follow_check() -> None:
-    """One version read (and a heartbeat every few seconds); reruns the app when the room changed."""
+def _register(slug: str) -> bool:
+    """At the top of a student's full run: note this session as a follower (or not), apply the room's
+    view if it changed, and tell the watcher which version it has. True when the view was applied."""
     ss = _ss()
     if not following():
         wake.forget()
-        return
+        return False
     wake.follow(ss[_CODE])
     _listening()
-    now = time.time()
-    try:
-        version = room_store().version(ss[_CODE], now)
-        if now - ss.get(_BEAT, 0.0) >= HEARTBEAT_S:
-            ss[_BEAT] = now
-            room_store().heartbeat(ss[_CODE], ss[_ME], now)
-    except StoreUnavailable:
-        if not ss.get(_OFFLINE):                        # once: the bar then says it is reconnecting
-            ss[_OFFLINE] = True
-            st.rerun(scope="app")
-        return
-    except UnknownRoom:
-        st.rerun(scope="app")                           # the full run says the class has ended
-    except RoomError as err:                            # the class is full: stop following, say why
-        ss[_FOLLOWING] = False
-        _notice("warning", str(err))
-        st.rerun(scope="app")
-    if ss.get(_OFFLINE) or version != ss.get(_SEEN):    # back: the full run clears the bar and catches up
-        st.rerun(scope="app")
+    if _served():
+        why = _watcher().full(wake.session_id() or "")
+        if why is not None:                             # the class is full: stop following, say why
+            ss[_FOLLOWING] = False
+            wake.forget()
+            _notice("warning", why)
+            return False
+    applied = _follow_now(slug)
+    wake.note(ss.get(_SEEN), ss.get(_ME))
+    return applied
 
 
 # --- lesson sections (the pages' fragments, through ui.frame.Frame.fragment) ------------------------------------
@@ -385,6 +443,7 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     if not changed <= owned:
         st.rerun(scope="app")
     ss[_SEEN], ss[_SNAP] = snap.version, snap
+    wake.note(snap.version, ss.get(_ME))
     _set_controls(snap)
     return drawn_before
 
@@ -562,8 +621,8 @@ def sidebar(slug: str) -> bool:
     _arrive()
     if role() == "presenter":
         _ss()[_MID_RUN] = True                          # publish() at the end of this run clears it
-    if following():
-        applied = _follow_now(slug)
+    if role() == "student":
+        applied = _register(slug)
     with st.sidebar:
         st.subheader("Classroom")
         if role() == "presenter":
@@ -596,11 +655,9 @@ def _student_bar() -> None:
         if following() and _ss().get(_OFFLINE):
             st.markdown(f":material/sync: **{RECONNECTING}** (class {code}). The lesson works on its own meanwhile.")
             st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
-            _follow_tick()
         elif following():
             st.markdown(f":material/groups: **Following class {code}**: this page moves with the presenter.")
             st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
-            _follow_tick()
         else:
             st.markdown(f":material/explore: **Exploring on your own** (class {code}).")
             st.button("Follow again", key="_class_follow", on_click=_follow_again, type="primary")

@@ -1,15 +1,16 @@
 """Wake the followers of a room that live in this server process, the moment the presenter changes it.
 
-Without this, a follower learns of a change at its next version check (``FOLLOW_EVERY_S``), and every
-idle follower pays for a script run at every check. With it, the presenter's change asks each local
+Without this, a follower would learn of a change only at the process's next check of the room
+(``ui.classroom.Watcher``, every few seconds). With it, the presenter's change asks each local
 follower's session for a rerun straight away, the way Streamlit's own run-on-save reruns a session
 after a file changes: the page runs again with the widget values of its last run, and applies the
-presenter's view as it starts. The version checks stay, less often, for what a wake cannot reach: followers on
-another replica (they share Redis, not this process), a dropped wake, a room that expired.
+presenter's view as it starts. The check stays for what a wake cannot reach: a dropped wake or Redis
+message, a store that went away, a room that expired.
 
 Streamlit has no public call for "rerun that other session", so this reaches into its runtime (the
 session manager and each session's last client state), pinned by requirements.txt's streamlit version.
-Should that ever fail, it fails closed: ``wake`` does nothing and the version checks carry the class.
+Should that ever fail, it fails closed: ``wake`` does nothing, and a follower falls behind until its own
+next run (``tests/test_wake.py`` checks that the internals it uses are still there).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Followers:
         self._session_room: dict[str, str] = {}        # session id -> room code
         self._sections: dict[str, dict[Section, str]] = {}   # session id -> section -> its fragment id
         self._moved: dict[str, tuple[str, str]] = {}   # session id -> (page hash, query string) it switched to
+        self._seen: dict[str, tuple[int | None, str | None]] = {}   # session id -> (version applied, follower id)
 
     def follow(self, code: str, sid: str) -> None:
         with self._lock:
@@ -66,10 +68,27 @@ class Followers:
             if sid in self._session_room:
                 self._moved[sid] = (page_hash, query_string)
 
+    def note(self, sid: str, seen: int | None, me: str | None) -> None:
+        """The room version this follower has applied, and its follower id (for the watcher's heartbeats)."""
+        with self._lock:
+            if sid in self._session_room:
+                self._seen[sid] = (seen, me)
+
+    def rooms(self) -> list[str]:
+        """The rooms some session of this process follows."""
+        with self._lock:
+            return list(self._rooms)
+
+    def members(self, code: str) -> list[tuple[str, int | None, str | None]]:
+        """(session id, version applied, follower id) for each local follower of ``code``."""
+        with self._lock:
+            return [(sid, *self._seen.get(sid, (None, None))) for sid in self._rooms.get(code, ())]
+
     def forget(self, sid: str) -> None:
         with self._lock:
             self._sections.pop(sid, None)
             self._moved.pop(sid, None)
+            self._seen.pop(sid, None)
             code = self._session_room.pop(sid, None)
             if code is not None:
                 members = self._rooms.get(code, set())
@@ -87,8 +106,15 @@ class Followers:
         drew the same section reruns only it, as the presenter's own page did; the others rerun the page.
         Sessions that have gone (their browser left) are dropped here. Never raises."""
         with self._lock:
+            sids = list(self._rooms.get(code, ()))
+        return self.ask(sids, section)
+
+    def ask(self, sids: list[str], section: Section | None = None) -> int:
+        """Ask these local followers to rerun (their page, or ``section`` where they drew it); how many were
+        asked. Never raises."""
+        with self._lock:
             ids = [(sid, self._sections.get(sid, {}).get(section) if section else None, self._moved.get(sid))
-                   for sid in self._rooms.get(code, ())]
+                   for sid in sids if sid in self._session_room]
         if not ids:
             return 0
         try:
@@ -99,7 +125,7 @@ class Followers:
             rt = runtime.get_instance()
             manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
         except Exception as err:                           # Streamlit's internals moved: rely on the checks
-            _LOGGER.warning("Cannot wake followers (%s); they catch up at their next version check.", err)
+            _LOGGER.warning("Cannot wake followers (%s); they catch up at the next check of their room.", err)
             return 0
         asked = 0
         for sid, fragment_id, moved in ids:
@@ -122,6 +148,11 @@ class Followers:
 def followers() -> Followers:
     """The process's one registry."""
     return Followers()
+
+
+def session_id() -> str | None:
+    """The id of the session running this script (None outside one)."""
+    return _session_id()
 
 
 def _session_id() -> str | None:
@@ -169,6 +200,13 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
         return
     if sid is not None:
         followers().moving(sid, page_hash, urlencode(params, doseq=True))
+
+
+def note(seen: int | None, me: str | None) -> None:
+    """This follower has applied room version ``seen``; ``me`` is its follower id."""
+    sid = _session_id()
+    if sid is not None:
+        followers().note(sid, seen, me)
 
 
 def section(name: Section) -> None:
@@ -233,4 +271,4 @@ def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | Non
             state.fragment_id = ""                       # the whole page: it applies the presenter's view
         session.request_rerun(state)
     except Exception as err:
-        _LOGGER.warning("A follower's wake failed (%s); it catches up at its next version check.", err)
+        _LOGGER.warning("A follower's wake failed (%s); it catches up at the next check of its room.", err)

@@ -238,11 +238,6 @@ def test_a_presenter_on_one_replica_leads_a_student_on_the_other(hall, people):
 # an XPASS shows when it works; the failure screenshots land in artifacts/screenshots/hall_fail_*.
 @pytest.mark.xfail(reason="one student's page sometimes left blank after the switch; see the closing note",
                    strict=False)
-# Known open defect (docs/RELIABILITY.md, "A student's page left blank after a page switch"): now and then a
-# student's page is left blank after the presenter's switch to a lesson. It still runs: an XPASS shows when
-# it works; the failure screenshots land in artifacts/screenshots/hall_fail_*.
-@pytest.mark.xfail(reason="a student's page is sometimes left blank after a page switch: Streamlit runs a "
-                          "follow tick of the old page after the new one (docs/RELIABILITY.md)", strict=False)
 def test_a_class_through_haproxy_works_with_students_on_both_replicas(hall, people):
     presenter = people()
     code = _start_class(presenter, hall.base)

@@ -1,0 +1,123 @@
+"""The process's check on its followers' rooms (ui.classroom.Watcher), one round at a time, against the
+in-process store and a real follower registry whose wakes are recorded instead of sent."""
+
+from __future__ import annotations
+
+from classroom.memory import MemoryRoomStore
+from classroom.store import FOLLOWER_TTL_S, StoreUnavailable
+from ui import wake
+from ui.classroom import Watcher
+
+T0 = 1_000.0
+
+
+class Registry(wake.Followers):
+    """A registry whose wakes are noted: which sessions were asked, round by round."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[set[str]] = []
+
+    def ask(self, sids, section=None) -> int:
+        self.asked.append(set(sids))
+        return len(sids)
+
+
+def _room(store: MemoryRoomStore) -> tuple[str, str, int]:
+    code, key = store.create_room(T0)
+    version = store.publish(code, key, "sqrt_dk", 0, {}, T0)
+    return code, key, version
+
+
+def _asked(reg: Registry) -> set[str]:
+    out = set().union(*reg.asked) if reg.asked else set()
+    reg.asked.clear()
+    return out
+
+
+def test_only_followers_behind_the_room_are_woken_and_everyone_is_kept_present():
+    store, reg = MemoryRoomStore(), Registry()
+    code, key, version = _room(store)
+    for sid, seen in (("a", version), ("b", version - 1), ("c", None)):
+        reg.follow(code, sid)
+        reg.note(sid, seen, f"me-{sid}")
+    watcher = Watcher(store, reg)
+    watcher.check(T0 + 1)
+    assert _asked(reg) == {"b", "c"}                       # "a" has this version already
+    # An hour of rounds: no student ran a script, yet all three still count as present.
+    for i in range(1, 20):
+        watcher.check(T0 + i * (FOLLOWER_TTL_S - 1))
+    assert store.follower_count(code, T0 + 19 * (FOLLOWER_TTL_S - 1)) == 3
+    reg.asked.clear()
+    reg.note("b", version, "me-b")
+    reg.note("c", version, "me-c")
+    watcher.check(T0 + 400)
+    assert _asked(reg) == set()                            # nobody behind: nobody woken
+    new = store.publish(code, key, "projection", 0, {}, T0 + 400)
+    assert new != version
+    watcher.check(T0 + 401)
+    assert _asked(reg) == {"a", "b", "c"}                  # a wake was missed: the check catches it
+
+
+class Flaky(MemoryRoomStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+
+    def version(self, code, now):
+        if self.down:
+            raise StoreUnavailable("Redis is away")
+        return super().version(code, now)
+
+
+def test_a_store_that_goes_away_and_comes_back_wakes_its_followers_once_each_way():
+    store, reg = Flaky(), Registry()
+    code, _, version = _room(store)
+    for sid in ("a", "b"):
+        reg.follow(code, sid)
+        reg.note(sid, version, sid)
+    watcher = Watcher(store, reg)
+    store.down = True
+    watcher.check(T0 + 1)
+    assert _asked(reg) == {"a", "b"}                       # their bar now says "Reconnecting"
+    watcher.check(T0 + 2)
+    watcher.check(T0 + 3)
+    assert _asked(reg) == set()                            # said once, not on every round
+    store.down = False
+    watcher.check(T0 + 4)
+    assert _asked(reg) == {"a", "b"}                       # back: their run clears the bar
+    watcher.check(T0 + 5)
+    assert _asked(reg) == set()
+
+
+def test_an_ended_class_wakes_its_followers_and_a_full_one_says_why_once():
+    store, reg = MemoryRoomStore(max_followers=1), Registry()
+    code, key, version = _room(store)
+    reg.follow(code, "a")
+    reg.note("a", version, "first")
+    reg.follow(code, "b")
+    reg.note("b", version, "second")                       # joined, then the room filled behind its back
+    watcher = Watcher(store, reg)
+    watcher.check(T0 + 1)
+    (told,) = _asked(reg)                                  # whichever beat second finds the class full
+    why = watcher.full(told)
+    assert why is not None and "full" in why
+    assert watcher.full(told) is None                      # told once
+    assert watcher.full(({"a", "b"} - {told}).pop()) is None
+    store.end_room(code, key)
+    watcher.check(T0 + 2)
+    assert _asked(reg) == {"a", "b"}                       # their next run says the class has ended
+
+
+def test_a_round_never_raises_into_the_thread_and_a_session_that_left_is_not_checked():
+    store, reg = MemoryRoomStore(), Registry()
+    code, _, version = _room(store)
+    reg.follow(code, "a")
+    reg.note("a", version, "a")
+    reg.forget("a")
+    watcher = Watcher(store, reg)
+    assert watcher.check(T0 + 1) == 0 and reg.asked == []
+    reg.follow("ZZZZZZ", "ghost")                           # a room that never existed
+    reg.note("ghost", None, "ghost")
+    watcher.check(T0 + 2)
+    assert _asked(reg) == {"ghost"}                        # its run says there is no such class
