@@ -122,6 +122,22 @@ def masks(step: int) -> None:
         padding(S, mask, labels, causal)
 
 
+def wirings(n_words: int) -> None:
+    """Section ⑤: where Q, K and V come from, for each use of the one function."""
+    st.subheader("⑤ One function, three wirings")
+    frame.note("one_function")
+    # A Markdown table, not st.dataframe: words only, and a data grid is re-rendered on every move of the
+    # ball or the prompt, which rerun this section.
+    st.markdown(
+        "| | queries from | keys and values from | weights |\n| :--- | :--- | :--- | :--- |\n"
+        "| self-attention | the sentence | the same sentence | T × T |\n"
+        "| masked self-attention | the sentence | the same sentence, up to each token | T × T, upper triangle 0 |\n"
+        f"| cross-attention (this picture) | the image patches | the prompt's words "
+        f"| {GRID * GRID} × {n_words} |\n"
+        "| cross-attention (translation) | the sentence being written | the encoded source sentence "
+        "| n_target × n_source |\n")
+
+
 # One fragment: the prompt and the picture drive the cross-attention charts.
 @frame.fragment
 def cross(step: int) -> None:
@@ -175,19 +191,7 @@ def cross(step: int) -> None:
         f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
     if step >= Step.WIRINGS:
-        st.subheader("⑤ One function, three wirings")
-        frame.note("one_function")
-        # A Markdown table, not st.dataframe: words only, and a data grid is re-rendered on every move of the
-        # ball or the prompt, which rerun this section.
-        st.markdown(
-            "| | queries from | keys and values from | weights |\n| :--- | :--- | :--- | :--- |\n"
-            "| self-attention | the sentence | the same sentence | T × T |\n"
-            "| masked self-attention | the sentence | the same sentence, up to each token | T × T, upper triangle 0 |\n"
-            f"| cross-attention (this picture) | the image patches | the prompt's words "
-            f"| {GRID * GRID} × {len(words)} |\n"
-            "| cross-attention (translation) | the sentence being written | the encoded source sentence "
-            "| n_target × n_source |\n")
-
+        wirings(len(words))
 
 masks(step)
 if step >= Step.CROSS:
