@@ -139,12 +139,13 @@ def chain_against_attention(shown: int, seed: int) -> None:
     steps = core.path_lengths(length)["rnn"]
     if predict_decay(rho, steps, length):
         the_bound(rho, steps, length)
-    if shown >= Step.RACE:
-        the_race(rnn_vs_attention.rnn_race(length, rho, seed), rho, steps)
+    race = rnn_vs_attention.rnn_race(length, rho, seed) if shown >= Step.RACE else None
+    if race is not None:
+        the_race(race, rho, steps)
     if shown >= Step.PATH:
         path_length(length, steps)
     if shown >= Step.LSTM:
-        lstm_gates(length, seed, rnn_vs_attention.rnn_race(length, rho, seed))
+        lstm_gates(length, seed, race)
 
 
 @frame.fragment
