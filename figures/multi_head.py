@@ -100,40 +100,56 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
                       target: tuple[int, int] | None = None) -> go.Figure:
     """weights: [12, T, T] of one real layer, as 12 small heatmaps (3 rows of 4), each on its own 0–max scale.
     ``marked``: a query position whose row is outlined in every panel; ``target``: key positions
-    start … stop − 1 whose columns are outlined."""
+    start … stop − 1 whose columns are outlined.
+
+    All 12 panels sit on one pair of category axes, side by side with a few blank categories between them:
+    Plotly's time to draw the figure, which it does twice on every layer move, is mostly per subplot (axes,
+    clip paths, drag layers), and one subplot draws in well under half the time of twelve
+    (docs/PERFORMANCE.md, session 11). Panel column c's labels end in c zero-width spaces and row r's in r,
+    so each panel keeps its own categories while the hover still reads "3: it"."""
     weights = np.asarray(weights, dtype=np.float32)
     H, T = weights.shape[0], weights.shape[1]
     if weights.shape != (H, len(tokens), len(tokens)):
         raise ValueError(f"Need [heads, {len(tokens)}, {len(tokens)}] weights, got {weights.shape}.")
-    text = [escape(t) for t in tokens]
-    # Gaps wide enough for each panel's own axis titles and, above each row, the panel names.
-    layout, refs = _axes(H, 4, gap=0.08, vgap=0.14)
+    cols = 4
+    rows = -(-H // cols)
+    gap = max(2, -(-T // 5))              # blank categories between panels: room for the panel names above a row
+    step = T + gap                        # where panel column c (row r) starts: at category c·step (r·step)
     # Numbered labels keep a repeated token ("the … the") in its own row; T labels per axis instead of a T × T
     # grid of hover texts keeps the 12 panels' JSON small (it is sent again on every rerun).
-    pos = [f"{i}: {t}" for i, t in enumerate(text)]
+    pos = [f"{i}: {escape(t)}" for i, t in enumerate(tokens)]
+    labels = [[p + "\u200b" * k for p in pos] for k in range(max(cols, rows))]
+    blank = iter("\u2009" * (n + 1) for n in range(2 * max(cols, rows) * gap))   # distinct, and never a label
+    x_cats = [c for k in range(cols) for c in labels[k] + ([next(blank) for _ in range(gap)] if k < cols - 1 else [])]
+    y_cats = [c for k in range(rows) for c in labels[k] + ([next(blank) for _ in range(gap)] if k < rows - 1 else [])]
+    # No grid or zero line (the heatmaps cover them), no tick labels (T per panel would not fit), no zoom handles.
+    bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False, "fixedrange": True,
+            "categoryorder": "array"}
+    layout = {"xaxis": bare | {"categoryarray": x_cats, "range": [-0.5, len(x_cats) - 0.5]},
+              "yaxis": bare | {"categoryarray": y_cats, "range": [len(y_cats) - 0.5, -0.5]}}
     traces, notes, shapes = [], [], []
-    for h, (x, y) in enumerate(refs):
-        traces.append({"type": "heatmap", "z": weights[h], "x": pos, "y": pos, "xaxis": x, "yaxis": y,
+    for h in range(H):
+        r, c = divmod(h, cols)
+        x0, y0 = c * step, r * step
+        traces.append({"type": "heatmap", "z": weights[h], "x": labels[c], "y": labels[r],
                        "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                        "showscale": False,
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
-        # No grid or zero line (the heatmap covers them) and no zoom handles: 24 axes' worth of drawing.
-        bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False, "fixedrange": True}
-        layout[f"xaxis{x[1:]}"].update(bare, title={"text": "key", "standoff": 4})
-        layout[f"yaxis{y[1:]}"].update(bare, title={"text": "query", "standoff": 4})
-        dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
-        notes.append({"text": f"head {h + 1}", "xref": "paper", "yref": "paper", "x": dom_x[0], "y": dom_y[1],
+        # Positions on a category axis are category numbers: panel h's cell (i, j) is at (x0 + j, y0 + i).
+        notes.append({"text": f"head {h + 1}", "xref": "x", "yref": "y", "x": x0 - 0.5, "y": y0 - 0.5,
                       "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": FONT}})
         if marked is not None and 0 <= marked < T:
-            shapes.append({"type": "rect", "xref": x, "yref": y, "x0": -0.5, "x1": T - 0.5, "y0": marked - 0.5,
-                           "y1": marked + 0.5, "line": {"color": palette.SCORES, "width": 1.5}})
+            shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0 - 0.5, "x1": x0 + T - 0.5,
+                           "y0": y0 + marked - 0.5, "y1": y0 + marked + 0.5,
+                           "line": {"color": palette.SCORES, "width": 1.5}})
         if target is not None and 0 <= target[0] < target[1] <= T:
-            shapes.append({"type": "rect", "xref": x, "yref": y, "x0": target[0] - 0.5, "x1": target[1] - 0.5,
-                           "y0": -0.5, "y1": T - 0.5, "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
-    return figure(traces, title, height=760, legend=False, annotations=notes, shapes=shapes, **layout,
-                  override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
-                            # Room for the title's lines above the first row's panel names.
-                            "margin": {"l": 40, "r": 20, "t": 84, "b": 44}})
+            shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0 + target[0] - 0.5,
+                           "x1": x0 + target[1] - 0.5, "y0": y0 - 0.5, "y1": y0 + T - 0.5,
+                           "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
+    return figure(traces, title, "key", "query", height=760, legend=False, annotations=notes, shapes=shapes,
+                  **layout, override={"xaxis": {"title": {"standoff": 4}}, "yaxis": {"title": {"standoff": 4}},
+                                      # Room for the title's lines above the first row's panel names.
+                                      "margin": {"l": 40, "r": 20, "t": 84, "b": 44}})
 
 
 def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n_heads: int) -> go.Figure:

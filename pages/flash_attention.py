@@ -136,13 +136,20 @@ def tiles(shown: int) -> None:
                       help="Each query sees only its own key and the keys before it, as in a text generator.")
     seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
     run = flash_attention.flash_run(length, block, spread, causal, seed)
+    walk(run, length, block, causal)
+    if shown >= Step.SAME_ANSWER:
+        same_answer(run, length, causal)
+
+
+# Its own fragment inside the tiles': stepping to another block changes the numbers and the two charts of
+# this block alone, so a step does not rerun the controls above or the prediction below.
+@frame.fragment
+def walk(run: flash_attention.Run, length: int, block: int, causal: bool) -> None:
     n_blocks = run.trace.n_blocks
     step_no = block_shown(n_blocks, length, block)
     frame.note("tiles")
     block_numbers(run.trace.steps[step_no - 1], step_no, n_blocks, length - 1)   # the last query sees every key
     block_charts(run, step_no, length, causal)
-    if shown >= Step.SAME_ANSWER:
-        same_answer(run, length, causal)
 
 
 @frame.fragment

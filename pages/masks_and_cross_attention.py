@@ -4,7 +4,6 @@ import tomllib
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import attention_core as core
@@ -53,6 +52,9 @@ def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: boo
                 if causal else "Turn the causal mask on to compare.")
 
 
+# Its own fragment inside the masks': the padding slider changes this chart alone, so a move of it does not
+# redraw the unmasked and masked weights above.
+@frame.fragment
 def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) -> None:
     """Section ③: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of ``mask``."""
     st.subheader("③ Padding")
@@ -120,6 +122,22 @@ def masks(step: int) -> None:
         padding(S, mask, labels, causal)
 
 
+def wirings(n_words: int) -> None:
+    """Section ⑤: where Q, K and V come from, for each use of the one function."""
+    st.subheader("⑤ One function, three wirings")
+    frame.note("one_function")
+    # A Markdown table, not st.dataframe: words only, and a data grid is re-rendered on every move of the
+    # ball or the prompt, which rerun this section.
+    st.markdown(
+        "| | queries from | keys and values from | weights |\n| :--- | :--- | :--- | :--- |\n"
+        "| self-attention | the sentence | the same sentence | T × T |\n"
+        "| masked self-attention | the sentence | the same sentence, up to each token | T × T, upper triangle 0 |\n"
+        f"| cross-attention (this picture) | the image patches | the prompt's words "
+        f"| {GRID * GRID} × {n_words} |\n"
+        "| cross-attention (translation) | the sentence being written | the encoded source sentence "
+        "| n_target × n_source |\n")
+
+
 # One fragment: the prompt and the picture drive the cross-attention charts.
 @frame.fragment
 def cross(step: int) -> None:
@@ -173,16 +191,7 @@ def cross(step: int) -> None:
         f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
     if step >= Step.WIRINGS:
-        st.subheader("⑤ One function, three wirings")
-        frame.note("one_function")
-        st.dataframe(pd.DataFrame({
-            "queries from": ["the sentence", "the sentence", "the image patches", "the sentence being written"],
-            "keys and values from": ["the same sentence", "the same sentence, up to each token", "the prompt's words",
-                                     "the encoded source sentence"],
-            "weights": ["T × T", "T × T, upper triangle 0", f"{GRID * GRID} × {len(words)}", "n_target × n_source"]},
-            index=["self-attention", "masked self-attention", "cross-attention (this picture)",
-                   "cross-attention (translation)"]), width="stretch")
-
+        wirings(len(words))
 
 masks(step)
 if step >= Step.CROSS:

@@ -139,6 +139,9 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     return wv
 
 
+# Its own fragment inside the small heads': the W_O switch changes the output chart alone, so flipping it does
+# not redraw the query blocks, the heads' weights and the concatenation above.
+@frame.fragment
 def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
     """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
     st.subheader("④ Concatenate, then W_O mixes")

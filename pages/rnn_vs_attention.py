@@ -126,29 +126,31 @@ def path_length(length: int, steps: int) -> None:
     frame.note("comparison")
 
 
-# One fragment: T feeds all three sections (‖J‖ and the seed the first two), so moving a control reruns
-# this part of the page only (not the entry script, the header or the footer).
+# Fragments, so a move reruns only what it changes: T and ‖J‖ feed the chain's sections and the LSTM's gradient
+# (chain_against_attention); the forget-gate bias, the LSTM's gradient alone (lstm_gates, nested); d and k, the
+# recall section alone (fixed_state, a sibling: it depends on the seed, not on T). The seed feeds both, so it
+# sits outside them: changing it reruns the page.
 @frame.fragment
-def chain_against_attention(shown: int) -> None:
-    st.subheader("Pass the message down the line")
-    a, b, c = st.columns([2, 2, 1])
+def chain_against_attention(shown: int, seed: int) -> None:
+    a, b = st.columns(2)
     length = a.slider("Sequence length T", 2, 500, rnn_vs_attention.LENGTH, key="rn_len", bind="query-params")
     rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, rnn_vs_attention.RHO, 0.05, format="%.2f", key="rn_rho",
                    bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
-    seed = c.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", bind="query-params")
     steps = core.path_lengths(length)["rnn"]
     if predict_decay(rho, steps, length):
         the_bound(rho, steps, length)
-    if shown >= Step.RACE:
-        the_race(rnn_vs_attention.rnn_race(length, rho, seed), rho, steps)
+    race = rnn_vs_attention.rnn_race(length, rho, seed) if shown >= Step.RACE else None
+    if race is not None:
+        the_race(race, rho, steps)
     if shown >= Step.PATH:
         path_length(length, steps)
     if shown >= Step.LSTM:
-        lstm_section(length, rho, seed, rnn_vs_attention.rnn_race(length, rho, seed))
+        lstm_gates(length, seed, race)
 
 
-def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race) -> None:
-    """The LSTM beside the RNN on the same sequence, then the fixed-size state against attention on recall."""
+@frame.fragment
+def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
+    """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
     bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
@@ -176,6 +178,10 @@ def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race
           lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm,
                                 "attention": race.attention}), key="rn_fig_lstm")
 
+
+@frame.fragment
+def fixed_state(seed: int) -> None:
+    """What gates cannot fix: k pairs in a d-number state, against attention over every pair."""
     st.subheader("What gates cannot fix: one fixed-size state")
     frame.note("lstm_state")
     a, b = st.columns(2)
@@ -204,7 +210,13 @@ def lstm_section(length: int, rho: float, seed: int, race: rnn_vs_attention.Race
                                 "best state": curve.best_state, "attention": curve.attention}), key="rn_fig_recall")
 
 
-chain_against_attention(shown)
+heading, seed_box = st.columns([4, 1], vertical_alignment="bottom")
+heading.subheader("Pass the message down the line")
+page_seed = seed_box.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", bind="query-params",
+                                  help="The random RNN, attention head, LSTM and stored pairs of every section below.")
+chain_against_attention(shown, page_seed)
+if shown >= Step.LSTM:
+    fixed_state(page_seed)
 
 frame.trap()
 frame.note("lstm")

@@ -216,6 +216,26 @@ def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_
     assert "_class_sections" not in student.session_state
 
 
+@pytest.mark.parametrize(("slug", "owned", "outside"), [
+    # Each control belongs to the sections it reruns (a nested one's also to its parent's); the RNN page's seed
+    # feeds two sibling sections, so it sits outside both and reruns the page.
+    ("rnn_vs_attention", {"chain_against_attention": {"rn_len", "rn_rho", "rn_fbias"}, "lstm_gates": {"rn_fbias"},
+                          "fixed_state": {"rn_state_d", "rn_pairs"}}, {"rn_seed"}),
+    ("flash_attention", {"tiles": {"fa_tokens", "fa_block", "fa_step"}, "walk": {"fa_step"},
+                         "traffic": {"fa_n", "fa_d", "fa_bc"}}, set()),
+])
+def test_finer_sections_own_the_controls_they_rerun(slug, owned, outside):
+    _, code, _ = start_class()
+    student = go(fresh(room=code), slug)
+    drawn = {name: keys for (page, name), keys in student.session_state["_class_sections"].items() if page == slug}
+    assert set(owned) <= set(drawn)
+    for name, keys in owned.items():
+        assert keys <= drawn[name], (name, drawn[name])
+    others = {k for name, keys in drawn.items() if name not in ("chain_against_attention", "tiles") for k in keys}
+    assert not outside & set().union(*drawn.values())
+    assert not {"rn_len", "fa_tokens"} & others                  # T is not in a section that T does not rerun
+
+
 def test_a_page_change_is_published_once_with_all_its_controls():
     pres, code, _ = start_class()
     before = snapshot(code).version

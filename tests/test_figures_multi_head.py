@@ -35,10 +35,25 @@ def test_real_heads_are_twelve_panels_with_the_word_and_target_outlined():
     fig = real_heads_figure(w, ["[CLS]", "it", "was", "<i>", "[SEP]"], "t", marked=1, target=(2, 3))
     assert len(fig.data) == 12
     np.testing.assert_allclose(np.asarray(fig.data[11].z), w[11], rtol=1e-6)
-    rows = [s for s in fig.layout.shapes if s.y0 == 0.5]
-    cols = [s for s in fig.layout.shapes if s.x0 == 1.5 and s.x1 == 2.5]
+    # One pair of category axes: each panel's cell (i, j) sits at the category numbers where its own labels are.
+    x_cats, y_cats = list(fig.layout.xaxis.categoryarray), list(fig.layout.yaxis.categoryarray)
+    assert len(set(x_cats)) == len(x_cats) and len(set(y_cats)) == len(y_cats)
+    rows = [s for s in fig.layout.shapes if s.y1 - s.y0 == 1]
+    cols = [s for s in fig.layout.shapes if s.x1 - s.x0 == 1]
     assert len(rows) == 12 and len(cols) == 12
+    for h, (trace, row, col) in enumerate(zip(fig.data, rows, cols, strict=True)):
+        x0, y0 = x_cats.index(trace.x[0]), y_cats.index(trace.y[0])
+        assert [x_cats.index(x) for x in trace.x] == list(range(x0, x0 + 5))          # a panel's own columns
+        assert (row.x0, row.x1, row.y0) == (x0 - 0.5, x0 + 4.5, y0 + 0.5)           # the row of token 1
+        assert (col.x0, col.x1, col.y0, col.y1) == (x0 + 1.5, x0 + 2.5, y0 - 0.5, y0 + 4.5)   # token 2's column
+        assert fig.layout.annotations[h].text == f"head {h + 1}"
+    # No two panels overlap: twelve distinct corners, each with a blank category before the next panel.
+    corners = {(x_cats.index(t.x[0]), y_cats.index(t.y[0])) for t in fig.data}
+    xs, ys = sorted({x for x, _ in corners}), sorted({y for _, y in corners})
+    assert len(corners) == 12 and len(xs) == 4 and len(ys) == 3
+    assert min(np.diff(xs)) > 5 and min(np.diff(ys)) > 5
     assert fig.data[0].x[3] == "3: &lt;i&gt;" and len(set(fig.data[0].y)) == 5
+    assert all(t.x[3].replace("\u200b", "") == "3: &lt;i&gt;" for t in fig.data)   # the hover reads the same
 
 
 def test_cost_figure_has_both_bars_per_stage():
