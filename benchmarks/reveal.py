@@ -43,6 +43,9 @@ def one_reveal(browser, base: str, slug: str, timeout_ms: int = 120_000) -> floa
         page = context.new_page()
         harness.Runs(page).open(harness.page_url(base, slug))
         question = page.locator('[data-testid="stRadio"]', has_text="Predict first").first
+        question.wait_for(timeout=timeout_ms)
+        # The progress component reruns the page once just after load; a click during that rerun is lost.
+        harness.settle(page, timeout_ms)
         question.locator('[role="radiogroup"] label').first.click()
         button = page.get_by_role("button", name="Reveal the answer").first
         page.wait_for_function("b => !b.disabled", arg=button.element_handle(), timeout=timeout_ms)
