@@ -17,6 +17,10 @@ from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 # Right margin for a vertical colour bar with its title beside it (Plotly grew 72 px to 90–103 px, which lays
 # the figure out twice on every draw); bottom margin for rotated word ticks, the axis title and a colour bar.
 COLOUR_BAR_R, CROSS_BOTTOM = 108, 160
+# The scene: its height and margins in px; the colour bar sits SCENE_BAR_DROP below the lower panel's bottom
+# edge (under its axis title).
+SCENE_HEIGHT, SCENE_TOP, SCENE_BOTTOM, SCENE_BAR_DROP = 900, 50, 110, 44
+SCENE_PLOT_H = SCENE_HEIGHT - SCENE_TOP - SCENE_BOTTOM
 
 
 def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labels: list[str],
@@ -80,15 +84,19 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
     centres = [k + 0.5 for k in range(grid)]
     heat = {"type": "heatmap", "z": w, "x": centres, "y": centres, "xaxis": "x2", "yaxis": "y2", "zmin": 0.0,
             "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "text": np.round(w, 2), "texttemplate": "%{text}",
-            "colorbar": {"title": {"text": "weight"}, "thickness": 10, "x": 1.0, "len": 0.47, "y": 0.0,
-                         "yanchor": "bottom"},
+            # Under the lower panel, not beside it: a bar at the side took 108 px of a phone's width from both.
+            "colorbar": {"title": {"text": "weight", "side": "right"}, "thickness": 10, "orientation": "h",
+                         "len": 0.6, "x": 0.0, "xanchor": "left", "y": -SCENE_BAR_DROP / SCENE_PLOT_H,
+                         "yanchor": "top"},
             "hovertemplate": "patch weight on the word: %{z:.4f}<extra></extra>"}
     axis = {"range": [0, grid], "showticklabels": False, "showgrid": False, "zeroline": False, "ticks": "",
             "fixedrange": True, "constrain": "domain"}           # square patches: the panel narrows, not the grid
     across, down = {"text": "patch column", "standoff": 4}, {"text": "patch row", "standoff": 4}
     # The picture above its weights, not beside them: side by side, a phone gave each patch 35 px, too narrow
-    # for its word. Each panel is square (scaleanchor) and as wide as the chart allows.
-    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=640, legend=False,
+    # for its word. Each panel is square (scaleanchor): tall enough that on a desktop a panel is about 340 px
+    # wide (85 px a patch, room for "red ball"), while on a phone the width decides and little height is left over.
+    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=SCENE_HEIGHT,
+                  legend=False,
                   shapes=shapes, annotations=notes,
                   xaxis2={**axis, "anchor": "y2", "title": across},
                   yaxis2={**axis, "range": [grid, 0], "anchor": "x2", "scaleanchor": "x2", "title": down,
@@ -96,4 +104,4 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
                   override={"xaxis": {**axis, "title": across},
                             "yaxis": {**axis, "range": [grid, 0], "scaleanchor": "x", "title": down,
                                       "domain": [0.54, 1.0]},
-                            "margin": {"l": 36, "r": COLOUR_BAR_R, "t": 50, "b": 40}})
+                            "margin": {"l": 36, "r": 24, "t": SCENE_TOP, "b": SCENE_BOTTOM}})

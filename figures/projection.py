@@ -12,7 +12,7 @@ from ._layout import arrow, figure
 
 
 def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour: str = palette.QUERY,
-                      onto_colour: str = palette.KEY, title: str | None = None, height: int = 400,
+                      onto_colour: str = palette.KEY, title: str | None = None, height: int = 480,
                       legend: bool = True) -> go.Figure:
     """``vec`` (p.q) split along ``onto`` (p.k): the runway line, the unit direction, the shadow and the drop.
 

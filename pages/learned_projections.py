@@ -109,7 +109,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     if shown:                                             # the numbers below would give the prediction away
         A = learned.scores
         cols = st.columns(3)
-        cols[0].metric("asymmetry ‖A − Aᵀ‖ (learned)", f"{learned.asymmetry:.3f}",
+        cols[0].metric("‖A − Aᵀ‖, learned", f"{learned.asymmetry:.3f}",
                        help=f"Raw X Xᵀ: {raw.asymmetry:.3f}")
         cols[1].metric(f"{LABELS[i]} → {LABELS[j]}", f"{A[i, j]:.3f}")
         cols[2].metric(f"{LABELS[j]} → {LABELS[i]}", f"{A[j, i]:.3f}")

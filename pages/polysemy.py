@@ -70,9 +70,10 @@ with right:
     dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
     st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
                 f"[{sense_finance[0]:g}, {sense_finance[1]:g}] = **[{static[0]:.4g}, {static[1]:.4g}]**.")
-    c1, c2 = st.columns(2)
-    c1.metric("bank · water", f"{dot_water:.4f}")
-    c2.metric("bank · money", f"{dot_money:.4f}")
+    # One above the other: half this column is too narrow for a label on a projector at 1024 px, and a
+    # metric's label never wraps.
+    st.metric("bank · water", f"{dot_water:.4f}")
+    st.metric("bank · money", f"{dot_money:.4f}")
     st.markdown(f"The two scores differ by only **{abs(dot_water - dot_money):.4f}**: from its static vector "
                 "alone, bank looks as related to water as to money. Its distance to each sense is "
                 f"{np.linalg.norm(static - sense_river):.4f} and {np.linalg.norm(static - sense_finance):.4f}.")
@@ -132,12 +133,15 @@ def context(vocab: dict, static: np.ndarray) -> None:
                     f"{np.linalg.norm(trace.shift):.4f} from the static point. It is now **{d_river:.4f}** from the "
                     f"river sense and **{d_finance:.4f}** from the finance sense: it leans **{lean}**.")
         c1, c2, c3 = st.columns(3)
-        c1.metric("distance to river sense", f"{d_river:.4f}", f"{d_river - np.linalg.norm(static - sense_river):+.4f}",
-                  delta_color="inverse")
-        c2.metric("distance to finance sense", f"{d_finance:.4f}",
-                  f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse")
-        c3.metric("spread of the weights (entropy)", f"{trace.entropy:.3f} nats",
-                  help=f"An even share over these tokens would give {np.log(len(tokens)):.3f} nats.")
+        # Short labels: a metric's label never wraps, and three share a row on a projector at 1024 px.
+        c1.metric("z → river", f"{d_river:.4f}", f"{d_river - np.linalg.norm(static - sense_river):+.4f}",
+                  delta_color="inverse", help="From z to the river sense of bank; the change is from the static point.")
+        c2.metric("z → finance", f"{d_finance:.4f}",
+                  f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse",
+                  help="From z to the finance sense of bank; the change is from the static point.")
+        c3.metric("weights' entropy", f"{trace.entropy:.3f} nats",
+                  help=f"How evenly bank spreads its attention. An even share over these tokens would give "
+                       f"{np.log(len(tokens)):.3f} nats; all on one token, 0.")
 
 
 if shown >= Step.STEER:
@@ -187,11 +191,14 @@ def dimensions() -> None:
                   key="pl_fig_dims")
         with right:
             st.markdown(f"**At d = {d}**")
-            c1, c2 = st.columns(2)
-            c1.metric("static → river sense", f"{now.dist_a:.3f}")
-            c2.metric("static → finance sense", f"{now.dist_b:.3f}")
-            st.metric("gap, as a share of the distance between senses", f"{now.relative_gap:.1%}")
-            st.metric("context-built vector → river sense", f"{now.dist_context:.3f}")
+            # One column, short labels: a metric's label never wraps, and this column is narrow on a projector.
+            st.metric("static → river", f"{now.dist_a:.3f}", help="From the static point to the river sense.")
+            st.metric("static → finance", f"{now.dist_b:.3f}", help="From the static point to the finance sense.")
+            st.metric("gap ÷ sense distance", f"{now.relative_gap:.1%}",
+                      help="The difference between the two distances above, as a share of the distance between "
+                           "the two senses.")
+            st.metric("in context → river", f"{now.dist_context:.3f}",
+                      help="From a vector built from a river sentence's context to the river sense.")
             gaps = [r.relative_gap for r in runs]
             st.markdown(f"From d = {dims[0]} to {dims[-1]} the static point's two distances differ by "
                         f"{min(gaps):.1%} to {max(gaps):.1%} of the distance between the senses, while the "

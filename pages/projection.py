@@ -90,7 +90,7 @@ def shadow(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> No
     score, comp = fmt(p.score, scale), fmt(p.comp, scale)
     angle = "—" if np.linalg.norm(q) == 0 else f"{core.angle_between(q, k):.1f}°"
     cols = st.columns(4)
-    cols[0].metric("angle between q and k", angle)
+    cols[0].metric("angle q to k", angle)
     cols[1].metric("‖k‖ (runway length)", f"{np.linalg.norm(k):.3f}")
     cols[2].metric("shadow (q·k)/‖k‖", comp)
     cols[3].metric("score q·k", score)

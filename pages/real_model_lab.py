@@ -193,7 +193,10 @@ def layer_by_layer(shown: int) -> None:
         st.info("The experiment needs the word in at least two sentences.", icon=":material/edit:")
     if frame.predict("drift") and ok:
         ids = list(ex.stacks)
-        curves = {f"{i + 1} vs {j + 1}: {sentences[i][:28]} / {sentences[j][:28]}":         # Plotly escapes
+        def cut(text: str, n: int = 28) -> str:          # a sentence cut short says so, not "river ban"
+            return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+        curves = {f"{i + 1} vs {j + 1}: {cut(sentences[i])} / {cut(sentences[j])}":         # Plotly escapes
                   core.cosine_by_layer(ex.stacks[i], ex.stacks[j]) for i, j in
                   ((ids[x], ids[y]) for x in range(len(ids)) for y in range(x + 1, len(ids)))}
         first = next(iter(curves.values()))

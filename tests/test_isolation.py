@@ -232,6 +232,9 @@ PROCESS_WIDE = {
     # off so that deep links run through app.py (see its docstring). No session's data is involved.
     "ui/entry.py:36: writes into imported, shared state: PagesManager.uses_pages_directory",
     "ui/entry.py:48: writes into imported, shared state: PagesManager.uses_pages_directory",
+    # Which lessons this server process has started warming (ui/warm.py): one entry per lesson, under a
+    # lock; it holds threads, never a session's data, and is meant to be shared by every session.
+    "ui/warm.py:95: constant '_STARTED' is mutated in place; every session would see the change",
 }
 
 

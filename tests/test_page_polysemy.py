@@ -30,11 +30,11 @@ def test_static_bank_dot_products_come_from_the_data():
 def test_context_words_steer_bank_to_their_sense():
     at = open_page()
     assert "leans **river**" in z_text(at)
-    assert metric(at, "distance to river sense") < metric(at, "distance to finance sense")
+    assert metric(at, "z → river") < metric(at, "z → finance")
     at.multiselect(key="pl_ctx").set_value(["money", "loan", "deposit"]).run()
     assert not at.exception
     assert "leans **finance**" in z_text(at)
-    assert metric(at, "distance to finance sense") < metric(at, "distance to river sense")
+    assert metric(at, "z → finance") < metric(at, "z → river")
 
 
 def test_the_context_chart_draws_the_numbers_the_text_states():
@@ -47,23 +47,23 @@ def test_the_context_chart_draws_the_numbers_the_text_states():
     z = [float(v) for v in z_text(at).split("**[")[1].split("]**")[0].split(", ")]
     np.testing.assert_allclose([star["x"][0], star["y"][0]], z, atol=5e-5)        # the text rounds to 4 places
     p = np.asarray(bars["x"], dtype=float)
-    assert metric(at, "spread of the weights (entropy)") == pytest.approx(-(p * np.log(p)).sum(), abs=5e-4)
+    assert metric(at, "weights' entropy") == pytest.approx(-(p * np.log(p)).sum(), abs=5e-4)
 
 
 def test_lower_temperature_sharpens_the_weights():
     at = open_page()
     at.multiselect(key="pl_ctx").set_value(["water", "cash", "muddy"]).run()
     at.slider(key="pl_temp").set_value(2.0).run()
-    flat = metric(at, "spread of the weights (entropy)")
+    flat = metric(at, "weights' entropy")
     at.slider(key="pl_temp").set_value(0.02).run()
-    assert metric(at, "spread of the weights (entropy)") < flat
+    assert metric(at, "weights' entropy") < flat
 
 
 def test_without_self_attention_bank_lands_among_its_neighbours():
     at = open_page()
-    with_self = metric(at, "distance to river sense")
+    with_self = metric(at, "z → river")
     at.toggle(key="pl_self").set_value(False).run()
-    assert metric(at, "distance to river sense") < with_self
+    assert metric(at, "z → river") < with_self
 
 
 def test_empty_context_and_unknown_words_warn_without_crashing():
@@ -106,19 +106,19 @@ def test_the_default_temperature_makes_attention_selective():
 
 def test_prediction_gates_the_dimension_experiment():
     at = open_page()
-    assert not any(m.label == "static → river sense" for m in at.metric)
+    assert not any(m.label == "static → river" for m in at.metric)
     apptest.choose(at, "polysemy", "predict", "bigger_d")
     at.button(key="polysemy__predict__bigger_d__button").click().run()
     assert at.success
-    gap_300 = metric(at, "gap, as a share of the distance between senses")
+    gap_300 = metric(at, "gap ÷ sense distance")
     at.select_slider(key="pl_dim").set_value(4096).run()
     assert not at.exception
-    a, b = metric(at, "static → river sense"), metric(at, "static → finance sense")
+    a, b = metric(at, "static → river"), metric(at, "static → finance")
     assert abs(a - b) / max(a, b) < 0.05 and gap_300 < 10
-    assert metric(at, "context-built vector → river sense") < a / 2
+    assert metric(at, "in context → river") < a / 2
     seed_before = a
     at.number_input(key="pl_seed").set_value(5).run()
-    assert metric(at, "static → river sense") != seed_before
+    assert metric(at, "static → river") != seed_before
 
 
 def test_trap_check_gives_specific_feedback():

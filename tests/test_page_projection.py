@@ -12,7 +12,7 @@ def test_defaults_show_the_shadow_and_score_of_the_default_vectors():
     at = open_page("projection")
     m = metrics(at)
     assert m["score q·k"] == f"{2 * 3 * COS50:.3f}" and m["shadow (q·k)/‖k‖"] == f"{2 * COS50:.3f}"
-    assert m["angle between q and k"] == "50.0°"
+    assert m["angle q to k"] == "50.0°"
 
 
 def test_turning_q_changes_the_score_and_perpendicular_gives_zero():

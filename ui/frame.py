@@ -17,11 +17,20 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import classroom, content, controls, entry, present, progress
+from ui import classroom, content, controls, entry, present, progress, warm
 from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
 from ui.inputs import literal
 
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
+# A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
+# start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
+# on the first reveal after a server start (docs/PERFORMANCE.md (i)).
+RIGHT_ICON, WRONG_ICON = ":material/check_circle:", ":material/cancel:"
+
+
+def verdict(correct: bool, text: str) -> None:
+    """The feedback on an answer: green with a tick when right, red with a cross when wrong."""
+    (st.success if correct else st.error)(text, icon=RIGHT_ICON if correct else WRONG_ICON)
 
 
 @dataclass
@@ -115,7 +124,7 @@ class Frame:
             if choice is None:
                 return None
             picked = next(ch for ch in c.choices if ch.text == choice)
-            (st.success if picked.correct else st.error)(picked.feedback)
+            verdict(picked.correct, picked.feedback)
             if picked.correct and c.explanation:
                 st.markdown(c.explanation.strip())
         progress.record(self.slug, f"check:{c.id}", picked.correct)
@@ -152,7 +161,7 @@ class Frame:
                 st.rerun()
             picked = next((c for c in p.choices if c.text == choice), None)
             if picked is not None:
-                (st.success if picked.correct else st.error)(picked.feedback)
+                verdict(picked.correct, picked.feedback)
             if p.explanation:
                 st.markdown(p.explanation.strip())
         return True
@@ -168,7 +177,7 @@ class Frame:
             if guess is None:
                 return None
             correct = abs(guess - answer) <= ex.tolerance
-            (st.success if correct else st.error)(fill(ex.right if correct else ex.wrong, guess=guess, **values))
+            verdict(correct, fill(ex.right if correct else ex.wrong, guess=guess, **values))
         progress.record(self.slug, f"exercise:{ex.id}", correct)
         return correct
 
@@ -292,4 +301,5 @@ def lesson(slug: str) -> Frame:
     if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
         snapshot = {}
     progress.visit(slug)
+    warm.lesson(slug)                          # once per process: what its later sections compute, meanwhile
     return Frame(load_lesson(slug), link_params=snapshot)
