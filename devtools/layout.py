@@ -114,6 +114,13 @@ LAYOUT_JS = r"""
       out.push({kind: 'scroll', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
                 detail: `formula is ${el.scrollWidth} px wide in a ${el.clientWidth} px column`});
   });
+  // A label cut short with an ellipsis (a metric's label does not wrap): the reader never sees its end.
+  main.querySelectorAll('[data-testid=stMetricLabel], [data-testid=stMetricLabel] *').forEach(el => {
+    if (el.offsetParent !== null && getComputedStyle(el).textOverflow === 'ellipsis'
+        && el.scrollWidth > el.clientWidth + 1)
+      out.push({kind: 'truncated', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
+                detail: `label needs ${el.scrollWidth} px, has ${el.clientWidth}`});
+  });
   main.querySelectorAll('[data-testid=stElementContainer]').forEach(el => {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && (r.right > vw + 1 || r.left < -1))

@@ -100,7 +100,8 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
     frame.note("chain")
     cols = st.columns(3)
     cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
-    cols[1].metric("token 1 → last attention output", f"{r.attention[0]:.3g}")
+    cols[1].metric("token 1 → attention out", f"{r.attention[0]:.3g}",
+                   help="The gradient from token 1 to the last attention output.")
     cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
     chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
           "Gradient norm from each input token to the last position, against distance (log scale). "
@@ -117,8 +118,8 @@ def path_length(length: int, steps: int) -> None:
     cols = st.columns(4)
     cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
     cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-    cols[2].metric("RNN sequential steps", seq["rnn"])
-    cols[3].metric("attention sequential steps", seq["attention"])
+    cols[2].metric("RNN: in sequence", seq["rnn"], help="Steps that must run one after another.")
+    cols[3].metric("attention: in sequence", seq["attention"], help="Steps that must run one after another.")
     paths = rnn_vs_attention.path_curves()
     chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
           "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
@@ -161,7 +162,8 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     cols = st.columns(3)
     cols[0].metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
     cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
-    cols[2].metric("attention: token 1 → last output", f"{race.attention[0]:.3g}")
+    cols[2].metric("attention: token 1 → out", f"{race.attention[0]:.3g}",
+                   help="The gradient from token 1 to the last attention output.")
     ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
                 f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
@@ -192,10 +194,12 @@ def fixed_state(seed: int) -> None:
                  help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     cols = st.columns(4)
-    cols[0].metric("LSTM cell (additive): recalled", f"{here.additive[0]:.0%}")
-    cols[1].metric(f"best {d} numbers: recalled", f"{here.best_state[0]:.0%}")
+    cols[0].metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
+    cols[1].metric("best state: recalled", f"{here.best_state[0]:.0%}",
+                   help=f"The best that any state of {d} numbers can do.")
     cols[2].metric("attention: recalled", f"{here.attention[0]:.0%}")
-    cols[3].metric("attention: comparisons per recall", f"{int(here.comparisons[0]):,}")
+    cols[3].metric("comparisons / recall", f"{int(here.comparisons[0]):,}",
+                   help="Query–key comparisons attention makes for one recall.")
     st.markdown(f"k = {k} facts into d = {d} numbers"
                 + (f": with k ≤ d the best state holds them all, and the additive cell recalls "
                    f"{here.additive[0]:.0%}." if k <= d else

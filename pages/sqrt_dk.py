@@ -48,7 +48,7 @@ def spread(d_k: int, L: sqrt_dk.SqrtDkNumbers) -> None:
     cols[0].metric("dₖ", d_k)
     cols[1].metric("measured Var(q·k)", f"{L.var_raw:.1f}")
     cols[2].metric("spread √dₖ", f"{np.sqrt(d_k):.2f}")
-    cols[3].metric("measured Var(q·k / √dₖ)", f"{L.var_scaled:.3f}")
+    cols[3].metric("Var(q·k / √dₖ)", f"{L.var_scaled:.3f}", help="Measured over the draws.")
     left, right = st.columns(2)
     with left:
         chart(built(histogram_figure, hist_raw, L.x_raw, core.normal_pdf(L.x_raw, d_k), f"N(0, {d_k})",
@@ -70,8 +70,8 @@ def softmax_spread(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) ->
     frame.note("softmax")
     w_raw, w_scaled = L.w_raw, L.w_scaled
     c = st.columns(4)
-    c[0].metric("largest weight, unscaled", f"{w_raw.max():.3f}")
-    c[1].metric("largest weight, scaled", f"{w_scaled.max():.3f}")
+    c[0].metric("top weight, unscaled", f"{w_raw.max():.3f}")
+    c[1].metric("top weight, scaled", f"{w_scaled.max():.3f}")
     c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
     c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
                 help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")

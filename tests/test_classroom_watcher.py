@@ -43,7 +43,10 @@ def test_only_followers_behind_the_room_are_woken_and_everyone_is_kept_present()
         reg.note(sid, seen, f"me-{sid}")
     watcher = Watcher(store, reg)
     watcher.check(T0 + 1)
-    assert _asked(reg) == {"b", "c"}                       # "a" has this version already
+    assert _asked(reg) == {"c"}                            # "c" never applied one; "b" may be applying it now
+    watcher.check(T0 + 2)
+    assert _asked(reg) == {"b", "c"}                       # still behind a round later: its wake was lost
+    assert "a" not in watcher._behind
     # An hour of rounds: no student ran a script, yet all three still count as present.
     for i in range(1, 20):
         watcher.check(T0 + i * (FOLLOWER_TTL_S - 1))
@@ -56,7 +59,12 @@ def test_only_followers_behind_the_room_are_woken_and_everyone_is_kept_present()
     new = store.publish(code, key, "projection", 0, {}, T0 + 400)
     assert new != version
     watcher.check(T0 + 401)
-    assert _asked(reg) == {"a", "b", "c"}                  # a wake was missed: the check catches it
+    reg.note("a", new, "me-a")                             # "a" got its wake; the others' were lost
+    watcher.check(T0 + 402)
+    assert _asked(reg) == {"b", "c"}                       # the check catches them a round later
+    reg.forget("b")
+    watcher.check(T0 + 403)
+    assert "b" not in watcher._behind                      # a follower that left is not remembered
 
 
 class Flaky(MemoryRoomStore):

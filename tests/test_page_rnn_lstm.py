@@ -35,14 +35,14 @@ def test_recall_is_perfect_with_few_pairs_and_falls_once_k_passes_d():
     at.select_slider(key="rn_state_d").set_value(64)
     at.slider(key="rn_pairs").set_value(4).run()
     m = metrics(at)
-    assert m["best 64 numbers: recalled"] == "100%" and m["attention: recalled"] == "100%"
-    assert float(m["LSTM cell (additive): recalled"].rstrip("%")) >= 95
-    assert m["attention: comparisons per recall"] == "4"
+    assert m["best state: recalled"] == "100%" and m["attention: recalled"] == "100%"
+    assert float(m["LSTM cell: recalled"].rstrip("%")) >= 95
+    assert m["comparisons / recall"] == "4"
     at.slider(key="rn_pairs").set_value(512).run()
     m = metrics(at)
-    assert float(m["best 64 numbers: recalled"].rstrip("%")) < 85
-    assert float(m["LSTM cell (additive): recalled"].rstrip("%")) < 85
-    assert m["attention: recalled"] == "100%" and m["attention: comparisons per recall"] == "512"
+    assert float(m["best state: recalled"].rstrip("%")) < 85
+    assert float(m["LSTM cell: recalled"].rstrip("%")) < 85
+    assert m["attention: recalled"] == "100%" and m["comparisons / recall"] == "512"
     assert "k is 8 times d" in texts(at)
 
 

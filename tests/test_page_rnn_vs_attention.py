@@ -30,7 +30,7 @@ def test_sliders_move_the_bound_to_rho_to_the_t_minus_one(length, rho):
     at.slider(key="rn_rho").set_value(rho).run()
     assert metrics(at)["bound ‖J‖^(T−1)"] == f"{rho ** (length - 1):.3g}"
     assert metrics(at)["RNN path, token 1 → T"].startswith(str(length - 1))
-    assert metrics(at)["RNN sequential steps"] == str(length)
+    assert metrics(at)["RNN: in sequence"] == str(length)
     assert (rho > 1) == any("explode" in w.value for w in at.warning)
 
 
@@ -85,7 +85,7 @@ def test_real_rnn_forgets_token_one_while_attention_does_not():
     at = open_page("rnn_vs_attention")
     m = metrics(at)
     assert float(m["token 1 → last RNN state"]) < 1e-6 * float(m["last token → last RNN state"])
-    assert float(m["token 1 → last attention output"]) > 1e3 * float(m["token 1 → last RNN state"])
+    assert float(m["token 1 → attention out"]) > 1e3 * float(m["token 1 → last RNN state"])
     at.slider(key="rn_len").set_value(5).run()                 # a short chain leaves much more
     assert float(metrics(at)["token 1 → last RNN state"]) > 1e-3
 
@@ -95,9 +95,9 @@ def test_extremes_do_not_crash_and_seed_changes_the_run():
     at.slider(key="rn_len").set_value(500)
     at.slider(key="rn_rho").set_value(0.1).run()
     assert not at.exception and "underflows" in texts(at)
-    before = metrics(at)["token 1 → last attention output"]
+    before = metrics(at)["token 1 → attention out"]
     at.number_input(key="rn_seed").set_value(9).run()
-    assert metrics(at)["token 1 → last attention output"] != before
+    assert metrics(at)["token 1 → attention out"] != before
 
 
 def test_check_gives_feedback_on_every_option_and_success_only_on_the_marked_one():

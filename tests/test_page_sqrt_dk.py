@@ -30,18 +30,18 @@ def test_measured_variance_tracks_d_k_and_scaling_brings_it_to_one(d_k):
     m = metrics(at)
     assert m["dₖ"] == str(d_k) and m["spread √dₖ"] == f"{np.sqrt(d_k):.2f}"
     assert float(m["measured Var(q·k)"]) == pytest.approx(d_k, rel=0.15)
-    assert float(m["measured Var(q·k / √dₖ)"]) == pytest.approx(1.0, rel=0.15)
+    assert float(m["Var(q·k / √dₖ)"]) == pytest.approx(1.0, rel=0.15)
 
 
 def test_unscaled_softmax_saturates_as_d_k_grows_and_scaled_does_not():
     at = open_page("sqrt_dk")
     at.slider(key="sd_dk").set_value(1).run()
     small = metrics(at)
-    assert small["largest weight, unscaled"] == small["largest weight, scaled"]   # √1 = 1
+    assert small["top weight, unscaled"] == small["top weight, scaled"]   # √1 = 1
     at.slider(key="sd_dk").set_value(1024).run()
     big = metrics(at)
-    assert float(big["largest weight, unscaled"]) > 0.95
-    assert float(big["largest weight, scaled"]) < 0.6
+    assert float(big["top weight, unscaled"]) > 0.95
+    assert float(big["top weight, scaled"]) < 0.6
     assert float(big["entropy, unscaled"].split()[0]) < float(big["entropy, scaled"].split()[0])
 
 

@@ -316,8 +316,8 @@ def _listening() -> bool:
 class Watcher:
     """This process's check on the rooms its students follow, every ``FOLLOW_QUIET_S`` on a daemon thread:
     one version read per room (not per student), a heartbeat for each local follower, and a wake for
-    each follower that is behind (a wake missed, a Redis message lost), or for every follower of a room
-    that became unreachable, came back, or ended (their next run says so).
+    each follower still behind the room since the last round (a wake missed, a Redis message lost), or
+    for every follower of a room that became unreachable, came back, or ended (their next run says so).
 
     It replaces a timer fragment (``run_every``) on each student's page. Besides costing an idle student
     nothing, that removes a race: a timer run the browser sent while the old page was current could reach
@@ -329,13 +329,15 @@ class Watcher:
         self.offline: set[str] = set()                  # rooms the last check could not reach
         self._lock = threading.Lock()
         self._full: dict[str, str] = {}                 # session id -> why it stopped following
+        self._behind: dict[str, tuple[int | None, int]] = {}   # follower behind -> (its version, the room's)
 
     def check(self, now: float) -> int:
         """One round over the rooms; returns how many followers it asked to rerun."""
-        asked = 0
+        asked, present = 0, set()
         for code in self.registry.rooms():
             members = self.registry.members(code)
             everyone = [sid for sid, _, _ in members]
+            present.update(everyone)
             try:
                 version = self.store.version(code, now)
                 for sid, _, me in members:
@@ -357,8 +359,23 @@ class Watcher:
                 continue
             back = code in self.offline
             self.offline.discard(code)
-            asked += self.registry.ask([sid for sid, seen, _ in members if back or seen != version])
+            asked += self.registry.ask([sid for sid, seen, _ in members if back or self._stuck(sid, seen, version)])
+        with self._lock:                                # followers that left: forget them here too
+            for sid in self._behind.keys() - present:
+                del self._behind[sid]
         return asked
+
+    def _stuck(self, sid: str, seen: int | None, version: int) -> bool:
+        """Behind the room, and at the same version as at the last round: its wake was lost. A follower
+        behind for the first time is most likely running the presenter's change right now; waking it too
+        would only add a whole-page run to that class-wide moment."""
+        with self._lock:
+            if seen == version:
+                self._behind.pop(sid, None)
+                return False
+            last = self._behind.get(sid)
+            self._behind[sid] = (seen, version)
+            return seen is None or (last is not None and last[0] == seen)
 
     def full(self, sid: str) -> str | None:
         """Why this session can no longer follow (its class is full), once; else None."""
