@@ -115,7 +115,7 @@ def path_length(length: int, steps: int) -> None:
     """Step 3: path length and sequential steps, at this T and for N = 2 … 500."""
     st.subheader("Path length and parallel steps")
     seq = core.sequential_steps(length)
-    cols = st.columns(4)
+    cols = [*st.columns(2), *st.columns(2)]            # two rows of two: four labels fit a projector's column
     cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
     cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
     cols[2].metric("RNN: in sequence", seq["rnn"], help="Steps that must run one after another.")
@@ -193,7 +193,7 @@ def fixed_state(seed: int) -> None:
                  bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
-    cols = st.columns(4)
+    cols = [*st.columns(2), *st.columns(2)]            # two rows of two: four labels fit a projector's column
     cols[0].metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
     cols[1].metric("best state: recalled", f"{here.best_state[0]:.0%}",
                    help=f"The best that any state of {d} numbers can do.")

@@ -129,3 +129,24 @@ def test_a_round_never_raises_into_the_thread_and_a_session_that_left_is_not_che
     reg.note("ghost", None, "ghost")
     watcher.check(T0 + 2)
     assert _asked(reg) == {"ghost"}                        # its run says there is no such class
+
+
+def test_a_new_watcher_stops_the_last_one_so_a_cleared_cache_never_adds_threads():
+    import threading
+    import time
+
+    from ui.classroom import start_watcher
+
+    def watching() -> list:
+        return [t for t in threading.enumerate() if t.name == "attention-classroom-watch" and t.is_alive()]
+
+    store, reg = MemoryRoomStore(), Registry()
+    first = start_watcher(store, reg)
+    watchers = [start_watcher(store, reg) for _ in range(5)]
+    assert first.stop.is_set() and all(w.stop.is_set() for w in watchers[:-1])
+    assert not watchers[-1].stop.is_set()
+    deadline = time.monotonic() + 5
+    while len(watching()) > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(watching()) == 1
+    watchers[-1].stop.set()

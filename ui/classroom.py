@@ -302,14 +302,40 @@ def _changed(code: str, section: wake.Section | None = None) -> None:
         wake.wake(code, section)
 
 
+_LISTEN_THREAD, _WATCH_THREAD = "attention-classroom-changes", "attention-classroom-watch"
+
+
+class _Relay:
+    """What the listener thread calls for each announcement: the current registry's wake. A cleared cache
+    (any client may ask for one) makes a new registry; the one listener is pointed at it, not doubled."""
+
+    def __init__(self, registry: wake.Followers) -> None:
+        self.registry = registry
+
+    def __call__(self, code: str, section: wake.Section | None = None) -> int:
+        return self.registry.wake(code, section)
+
+
+def _running(name: str) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == name and t.is_alive()]
+
+
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _listening() -> bool:
     """Once per process, for a store shared between replicas: wake local followers of any changed room
-    (the listener thread holds the registry itself: it runs outside any script run)."""
+    (the listener thread holds the registry itself: it runs outside any script run). Never a second
+    listener: after a cleared cache the running one is handed the new registry."""
     listen = getattr(room_store(), "listen", None)
     if listen is None:
         return False
-    listen(wake.followers().wake)
+    for thread in _running(_LISTEN_THREAD):
+        relay = getattr(thread, "relay", None)
+        if isinstance(relay, _Relay):
+            relay.registry = wake.followers()
+            return True
+    relay = _Relay(wake.followers())
+    thread = listen(relay)
+    thread.relay = relay
     return True
 
 
@@ -330,6 +356,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._full: dict[str, str] = {}                 # session id -> why it stopped following
         self._behind: dict[str, tuple[int | None, int]] = {}   # follower behind -> (its version, the room's)
+        self.stop = threading.Event()                   # set when a newer watcher takes over
 
     def check(self, now: float) -> int:
         """One round over the rooms; returns how many followers it asked to rerun."""
@@ -383,21 +410,32 @@ class Watcher:
             return self._full.pop(sid, None)
 
     def run(self) -> None:
-        while True:
-            time.sleep(FOLLOW_QUIET_S)
+        while not self.stop.wait(FOLLOW_QUIET_S):
             try:
                 self.check(time.time())
             except Exception as err:                   # never let the thread die: the next round tries again
                 _LOGGER.warning("The classroom check failed (%s); it tries again in %s s.", err, FOLLOW_QUIET_S)
 
 
+def start_watcher(store: RoomStore, registry: wake.Followers) -> Watcher:
+    """Start a watcher thread, stopping any other first: never more than one per process, however often
+    the cache is cleared (any client may ask for that)."""
+    for thread in _running(_WATCH_THREAD):
+        old = getattr(thread, "watcher", None)
+        if isinstance(old, Watcher):
+            old.stop.set()
+    watcher = Watcher(store, registry)
+    thread = threading.Thread(target=watcher.run, name=_WATCH_THREAD, daemon=True)
+    thread.watcher = watcher
+    thread.start()
+    return watcher
+
+
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _watcher() -> Watcher:
     """The process's one watcher, started with the first follower (only under a server: AppTest has none,
     and there a follower's next run is its check)."""
-    watcher = Watcher(room_store(), wake.followers())
-    threading.Thread(target=watcher.run, name="attention-classroom-watch", daemon=True).start()
-    return watcher
+    return start_watcher(room_store(), wake.followers())
 
 
 def _served() -> bool:
