@@ -199,7 +199,7 @@ def join(code_text: str) -> bool:
         _ss()[_FAILS].append(now)
         _leave("There is no class with that code: it may have ended, or the code is mistyped.")
         return False
-    except StoreUnavailable:                            # join now; the follow tick connects when it can
+    except StoreUnavailable:                            # join now; the watcher wakes it when the store is back
         _leave()
         _ss().update({_ROLE: "student", _CODE: code, _FOLLOWING: True, _OFFLINE: True})
         st.query_params["room"] = code
@@ -484,7 +484,7 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     try:
         snap = room_store().snapshot(ss[_CODE], time.time())
     except StoreUnavailable:
-        return drawn_before                             # the follow tick says so and catches up later
+        return drawn_before                             # the watcher wakes the page, which says so
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == ss.get(_SEEN):

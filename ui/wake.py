@@ -152,10 +152,6 @@ def followers() -> Followers:
 
 def session_id() -> str | None:
     """The id of the session running this script (None outside one)."""
-    return _session_id()
-
-
-def _session_id() -> str | None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
@@ -164,14 +160,14 @@ def _session_id() -> str | None:
 
 def follow(code: str) -> None:
     """Note that the session running this script follows room ``code`` (and no other)."""
-    sid = _session_id()
+    sid = session_id()
     if sid is not None:
         followers().follow(code, sid)
 
 
 def forget() -> None:
     """This session follows no room any more."""
-    sid = _session_id()
+    sid = session_id()
     if sid is not None:
         followers().forget(sid)
 
@@ -189,7 +185,7 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
 
     from ui.content import APP_DIR, PAGE_FILES
 
-    sid = _session_id()
+    sid = session_id()
     try:
         path = os.path.realpath(APP_DIR / PAGE_FILES.format(slug=slug))
         pages = get_script_run_ctx().pages_manager.get_pages()
@@ -204,14 +200,14 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
 
 def note(seen: int | None, me: str | None) -> None:
     """This follower has applied room version ``seen``; ``me`` is its follower id."""
-    sid = _session_id()
+    sid = session_id()
     if sid is not None:
         followers().note(sid, seen, me)
 
 
 def section(name: Section) -> None:
     """Inside a lesson fragment's run: note its fragment id for this session, if it follows a room."""
-    sid, fragment_id = _session_id(), current_fragment_id()
+    sid, fragment_id = session_id(), current_fragment_id()
     if sid is not None and fragment_id:
         followers().section(sid, name, fragment_id)
 
@@ -249,7 +245,7 @@ _TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "cha
 
 def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
     """On the server's event loop: run the session's page again with its last widget values (even when its
-    last run was a fragment's, such as the follow tick's), less any button press or other one-off event
+    last run was a fragment's, such as a lesson section's), less any button press or other one-off event
     that run carried: a wake must never press a button twice. With ``fragment_id`` (one the session still
     holds), only that fragment reruns. With ``moved`` (the page a follow switched the session to, and its
     query string), the whole of that page runs while the browser has not yet said it is there: Streamlit
