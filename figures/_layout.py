@@ -7,9 +7,11 @@ one go.Figure({"data": [...], "layout": {...}}) validates the same JSON in one p
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -33,6 +35,20 @@ TITLE_CHARS, TITLE_LINE = 28, 24
 # Numbers written in a heatmap's cells: the common size (Plotly would shrink them to fit, to 4 px in a
 # narrow column).
 CELL_FONT = FONT
+
+
+# Most tick labels on a log axis: whole decades only, every k-th of them past this many.
+LOG_TICKS = 6
+
+
+def log_axis(*series) -> dict:
+    """A log axis for these values (those above 0) labelled at powers of ten only, every k-th decade when
+    they span more than LOG_TICKS: Plotly's own choice adds 2 and 5 between close decades, which crowd into
+    each other at presenter sizes, and labels all 30 of a long span."""
+    values = np.concatenate([np.ravel(np.asarray(s, dtype=float)) for s in series]) if series else np.zeros(0)
+    values = values[np.isfinite(values) & (values > 0)]
+    decades = float(np.ptp(np.log10(values))) if values.size else 1.0
+    return {"type": "log", "exponentformat": "power", "dtick": max(1, math.ceil(decades / LOG_TICKS))}
 
 
 def text_px(labels, size: int = FONT) -> int:

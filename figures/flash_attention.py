@@ -6,9 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, vline
-
-LOG = {"type": "log", "exponentformat": "power", "dtick": 1}     # powers of ten only: no 9 px minor labels
+from ._layout import figure, log_axis, vline
 
 
 def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str], k_labels: list[str]
@@ -58,7 +56,8 @@ def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray,
          "line": {"color": palette.VALUE, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
     ]
     return figure(traces, "Main-memory traffic of one head's forward pass", "sequence length N", "bytes",
-                  height=320, xaxis={"type": "log", "dtick": np.log10(2), "tickformat": ",d"}, yaxis=LOG,
+                  height=320, xaxis={"type": "log", "dtick": np.log10(2), "tickformat": ",d"},
+                  yaxis=log_axis(standard, tiled),
                   shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})])
 
 
@@ -74,4 +73,4 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
     return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
-                  yaxis=LOG, xaxis={"type": "category"})
+                  yaxis=log_axis(tiled, standard), xaxis={"type": "category"})

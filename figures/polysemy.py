@@ -147,7 +147,9 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
         {"type": "scatter", "x": dims, "y": dist_context, "mode": "lines+markers",
          "name": "river context → river sense", "line": {"color": palette.OUTPUT, "width": 2}},
     ]
-    ticks = [d for d in dims if d & (d - 1) == 0]             # powers of two only, so labels never collide
+    # Powers of two only, and every other one past six: twelve labels collide on a phone and presenting.
+    ticks = [d for d in dims if d & (d - 1) == 0]
+    ticks = ticks if len(ticks) <= 6 else ticks[::2]
     return figure(traces, "A bigger space does not move the static point off the fence", "dimensions d",
                   "distance (sense length ≈ 1)", height=420,
                   # No annotation on this line: on a log axis Plotly would place its text at 10^current.

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import figure, hline, vline
+from ._layout import figure, hline, log_axis, vline
 
 MARKED = 40                                               # tokens up to which each gets its own marker
 FLOOR = 1e-300                                            # log axes cannot show 0; values below are drawn here
@@ -17,9 +17,6 @@ def _line(x, y, name: str, line: dict) -> dict:
     return {"type": "scatter", "x": x, "y": y, "mode": "lines", "name": name, "line": line}
 
 
-LOG_Y = {"type": "log", "exponentformat": "power"}
-
-
 def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: float) -> go.Figure:
     """‖J‖^d against distance d (log y) for the chain, and the one-step bound ‖J‖¹ for attention at every d."""
     traces = [
@@ -28,7 +25,7 @@ def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: f
               {"color": palette.WEIGHTS, "width": 3, "dash": "dash"}),
     ]
     return figure(traces, "Upper bound on what survives the trip", "distance d (tokens apart)", "bound", height=340,
-                  yaxis=LOG_Y)
+                  yaxis=log_axis(*(t["y"] for t in traces)))
 
 
 def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarray, ceiling: np.ndarray
@@ -50,7 +47,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88, "b": 112}})
+                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 88, "b": 112}})
 
 
 def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray) -> go.Figure:
@@ -78,7 +75,7 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
          "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}, "line": {"width": 2}},
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=LOG_Y, override={"margin": {"l": 88, "b": 112}})
+                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 88, "b": 112}})
 
 
 def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from attention_core import Histogram
 
 from . import palette
-from ._layout import figure, vrect
+from ._layout import figure, log_axis, vrect
 
 
 def histogram_figure(hist: Histogram, curve_x: np.ndarray, curve_y: np.ndarray, curve_name: str, title: str,
@@ -43,7 +43,7 @@ def sweep_figure(d_ks: np.ndarray, raw: np.ndarray, scaled: np.ndarray, title: s
         {"type": "scatter", "x": d_ks, "y": scaled, "mode": "lines+markers", "name": "÷ √dₖ",
          "line": {"color": palette.SCALED}},
     ]
-    yaxis = {"type": "log", "exponentformat": "power"} if log_y else {}
+    yaxis = log_axis(raw, scaled) if log_y else {}
     return figure(traces, title, "dₖ (log scale)", y_title, height=320,
                   xaxis={"type": "log", "dtick": np.log10(4)}, yaxis=yaxis)
 

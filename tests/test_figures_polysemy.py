@@ -1,5 +1,7 @@
 """The polysemy figures: what they draw, read from the returned figure's data."""
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
@@ -131,3 +133,11 @@ def test_dimension_lines_log_axis_three_series_and_a_marker_at_the_current_d():
     assert fig.layout.xaxis.type == "log" and fig.layout.xaxis.title.text == "dimensions d"
     assert fig.layout.shapes[0].x0 == 8
     assert list(fig.layout.xaxis.tickvals) == [2, 4, 8]
+
+
+def test_a_long_run_of_dimensions_labels_every_other_power_of_two():
+    dims = [2 ** p for p in range(1, 13)] + [300]
+    fig = dimension_lines(sorted(dims), [0.7] * 13, [0.7] * 13, [0.1] * 13, current=300)
+    ticks = list(fig.layout.xaxis.tickvals)
+    assert len(ticks) <= 6 and all(t in dims and t & (t - 1) == 0 for t in ticks)
+    assert all(b == 4 * a for a, b in itertools.pairwise(ticks))

@@ -8,12 +8,14 @@ page reached fails the coverage test, so a new one cannot slip past these checks
 
 from __future__ import annotations
 
+import base64
 import functools
 import importlib
 import inspect
 import pkgutil
 import sys
 
+import numpy as np
 import plotly.graph_objects as go
 import pytest
 import streamlit as st
@@ -203,3 +205,36 @@ def test_presenting_scales_every_font_and_keeps_the_shared_figure_untouched(draw
     for where, size in _font_sizes(shown.to_dict()):
         if where in sizes:
             assert size >= sizes[where] * 18 / 14 - 1e-9
+
+
+def _values_on(fig: go.Figure, axis: str) -> list:
+    """Every x (or y) value of the traces that draw on a layout axis such as "yaxis2"."""
+    letter, suffix = axis[0], axis[5:]
+    out = []
+    for trace in fig.data:
+        values = getattr(trace, letter, None)
+        if (getattr(trace, f"{letter}axis", None) or letter)[1:] != suffix or values is None:
+            continue
+        if isinstance(values, dict):                     # a typed array, as Plotly 6 stores NumPy's
+            values = np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+        out += [float(v) for v in values if isinstance(v, int | float | np.number) and v > 0]
+    return out
+
+
+def test_every_log_axis_shows_few_labels_that_do_not_crowd(drawn):
+    """Plotly's own log ticks add 2 and 5 between decades (overlapping at presenter sizes) or label each of
+    thirty decades: each log axis names its ticks, and the range its traces span gets at most 8 of them."""
+    import math
+
+    crowded = []
+    for name, figs in drawn.items():
+        for fig in figs:
+            for axis in _used_axes(fig):
+                spec = fig.layout[axis]
+                if spec is None or spec.type != "log" or spec.tickvals is not None:
+                    continue
+                values = _values_on(fig, axis)
+                span = math.log10(max(values) / min(values)) if values else 0.0
+                if spec.dtick is None or span / float(spec.dtick) + 1 > 8:
+                    crowded.append((name, axis, spec.dtick, round(span, 1)))
+    assert not crowded, crowded
