@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from ui import classroom, present, progress
+from ui import classroom, navigation, present, progress
 from ui import entry as entry_point
-from ui.content import PAGE_FILES, load_lesson, page_index
+from ui.content import load_lesson, page_index
 
 entry_point.ensure_entry()
 present.sidebar_toggle()
@@ -21,7 +21,7 @@ lessons = [p for p in page_index() if p.slug != "home"]
 visited = set(progress.visited())
 st.markdown(home.notes["how_to_use"].strip())
 st.markdown(home.notes["start"].strip())
-st.page_link(PAGE_FILES.format(slug=lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
+st.page_link(navigation.page(lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
 
 section = None
 for entry in lessons:
@@ -34,7 +34,7 @@ for entry in lessons:
         status = "visited" if entry.slug in visited else "not visited yet"
         if answers:
             status += f" · {sum(answers.values())} of {len(answers)} questions right first time"
-        st.page_link(PAGE_FILES.format(slug=entry.slug), label=text.title, icon=entry.icon)
+        st.page_link(navigation.page(entry.slug), label=text.title, icon=entry.icon)
         st.markdown(f"*{text.question}*")
         st.caption(f"Goal: {text.goal}  \nProgress: {status}")
 

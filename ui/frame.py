@@ -17,8 +17,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui import classroom, content, controls, entry, present, progress, warm
-from ui.content import PAGE_FILES, Check, Lesson, fill, load_lesson, neighbours
+from ui import classroom, content, controls, entry, navigation, present, progress, warm
+from ui.content import Check, Lesson, fill, load_lesson, neighbours
 from ui.inputs import literal
 
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
@@ -226,10 +226,10 @@ class Frame:
         before, after = neighbours(self.slug)
         cols = st.columns(2)
         if before is not None:
-            cols[0].page_link(PAGE_FILES.format(slug=before.slug), label=f"Previous: {before.title}",
+            cols[0].page_link(navigation.page(before.slug), label=f"Previous: {before.title}",
                               icon=":material/arrow_back:")
         if after is not None:
-            cols[1].page_link(PAGE_FILES.format(slug=after.slug), label=f"Next: {after.title}",
+            cols[1].page_link(navigation.page(after.slug), label=f"Next: {after.title}",
                               icon=":material/arrow_forward:")
         self._link_notice()
         # Made when opened (on_change="rerun" reruns the page as it opens), so the link is never stale, even

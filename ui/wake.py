@@ -187,10 +187,12 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
 
     sid = session_id()
     try:
-        path = os.path.realpath(APP_DIR / PAGE_FILES.format(slug=slug))
+        path = str(APP_DIR / PAGE_FILES.format(slug=slug))       # as ui.navigation made the page
         pages = get_script_run_ctx().pages_manager.get_pages()
-        page_hash = next(h for h, info in pages.items()
-                         if info.get("script_path") and os.path.realpath(info["script_path"]) == path)
+        same = [h for h, info in pages.items() if info.get("script_path") == path] or [
+            h for h, info in pages.items()                # reading the disk only if the plain path missed
+            if info.get("script_path") and os.path.realpath(info["script_path"]) == os.path.realpath(path)]
+        page_hash = same[0]
     except Exception as err:                               # not found, or Streamlit moved it: wakes as before
         _LOGGER.warning("A follower's page switch was not noted (%r); a wake may delay it.", err)
         return
