@@ -10,7 +10,8 @@ import time
 from devtools.harness import TALL
 
 SIZES = {"1366x900": (1366, 900), "1280x720": (1280, 720), "1024x768": (1024, 768), "390x844": (390, 844)}
-MIN_CHART_FONT_PX = 10
+# Smallest text on a chart as the browser draws it (figures/_layout.py's FONT, and its presenter size).
+MIN_CHART_FONT_PX, MIN_PRESENTER_FONT_PX = 14, 18
 
 # One problem per finding: {kind, chart, text, other, detail}. Geometry is measured on what is drawn:
 # each SVG text's own box (getBBox) carried to the screen by its transform (getScreenCTM), so a slanted
@@ -132,9 +133,11 @@ LAYOUT_JS = r"""
 """
 
 
-def problems(page) -> list[dict]:
-    """Every layout problem on the page as it is drawn now (see LAYOUT_JS)."""
-    return page.evaluate(LAYOUT_JS, MIN_CHART_FONT_PX)
+def problems(page, presenting: bool | None = None) -> list[dict]:
+    """Every layout problem on the page as it is drawn now (see LAYOUT_JS). Text on a chart must be at least
+    MIN_PRESENTER_FONT_PX in presenter mode (by default, when the page's address says ``present=1``)."""
+    presenting = "present=1" in page.url if presenting is None else presenting
+    return page.evaluate(LAYOUT_JS, MIN_PRESENTER_FONT_PX if presenting else MIN_CHART_FONT_PX)
 
 
 def describe(p: dict) -> str:

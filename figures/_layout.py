@@ -24,8 +24,8 @@ PRESENTER_SCALE = 18 / 14
 # Room, in px, for numeric tick labels plus an axis title (left, bottom), a title (top), one legend row;
 # on the right, for half of a last x tick label such as "100" that falls on the axis's end.
 MARGIN = {"l": 90, "r": 30, "t": 56, "b": 78}
-LEGEND_ROW = 36
-LEGEND_DROP = 66           # px from the plot area's bottom edge to the legend's top: under ticks and axis title
+LEGEND_ROW = 46
+LEGEND_DROP = 76           # px from the plot area's bottom to the legend's top: under 14 px ticks and the axis title
 # Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
 LABEL_PAD, TITLED_LABEL_PAD = 56, 64
 # A chart title's longest line, in characters: at TITLE_FONT it fits the narrowest chart (about 270 px,
@@ -150,11 +150,33 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
         # figure's height (a fraction of the plot's height put a short plot's legend on its axis title).
         m = merged["margin"]
         merged["legend"] = merged["legend"] | {"y": -LEGEND_DROP / max(merged["height"] - m["t"] - m["b"], 60)}
+    merged = _explicit_fonts(merged)
     data = [_with_hover(_readable_heatmap(t), merged) for t in traces]
     if validate:
         return go.Figure({"data": data, "layout": merged})
     merged["template"] = pio.templates[merged["template"]].to_plotly_json()
     return go.Figure({"data": data, "layout": merged}, _validate=False)
+
+
+_AXIS = re.compile(r"^[xy]axis\d*$")
+
+
+def _explicit_fonts(layout: dict) -> dict:
+    """``layout`` with a size on every axis's tick labels and title, and on the legend and the ternary axes,
+    where it gives none of its own. Streamlit's chart theme brings a template that sets these to 12 px
+    (titles 14), and a template's axis setting beats the layout's overall font: without these, every tick
+    label drew at 12 px whatever FONT said, and presenter mode did not enlarge them."""
+    out = dict(layout)
+    for key, axis in layout.items():
+        if _AXIS.match(key) and isinstance(axis, dict):
+            out[key] = _merge({"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}}, axis)
+    out["legend"] = _merge({"font": {"size": FONT}}, layout.get("legend", {}))
+    if isinstance(layout.get("ternary"), dict):
+        out["ternary"] = dict(layout["ternary"])
+        for a in ("aaxis", "baxis", "caxis"):
+            out["ternary"][a] = _merge({"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}},
+                                       layout["ternary"].get(a, {}))
+    return out
 
 
 def _readable_heatmap(trace: dict) -> dict:
@@ -167,7 +189,9 @@ def _readable_heatmap(trace: dict) -> dict:
         out["textfont"] = {"size": CELL_FONT} | out.get("textfont", {})
     bar = out.get("colorbar")
     if isinstance(bar, dict) and isinstance(bar.get("title"), dict):
-        out["colorbar"] = bar | {"title": {"side": "right"} | bar["title"]}
+        bar = bar | {"title": {"side": "right"} | bar["title"]}
+    if out.get("showscale", True):                         # the theme's 12 px otherwise (see _explicit_fonts)
+        out["colorbar"] = _merge({"tickfont": {"size": FONT}}, bar if isinstance(bar, dict) else {})
     return out
 
 

@@ -6,7 +6,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, wrapped
+from ._layout import FONT, LABEL_PAD, MARGIN, TITLED_LABEL_PAD, figure, text_px, wrapped
+
+ROW_PX = 44            # one key's row: room for its title on two lines of 14 px type (18 presenting)
 
 
 def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarray) -> go.Figure:
@@ -25,7 +27,8 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
                 "cliponaxis": False, "hovertemplate": f"%{{y}}: %{{x:.4f}}<extra>{name}</extra>"}
 
     traces = [bars(s, palette.SCORES, "score", "x"), bars(w, palette.WEIGHTS, "weight", "x2")]
-    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "item", height=300,
+    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "item",
+                  height=ROW_PX * len(rows) + MARGIN["t"] + MARGIN["b"],
                   xaxis={"domain": [0.0, 0.44], "range": [lo - pad * (lo < 0), hi + pad]},
                   xaxis2={"domain": [0.56, 1.0], "range": [0, 1.15], "anchor": "y", "automargin": True,
                           "title": {"text": "② weight α"}},
@@ -42,9 +45,9 @@ def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> g
         traces.append({"type": "bar", "x": dims, "y": np.asarray(hard, dtype=float), "name": "hard lookup value",
                        "marker": {"color": palette.NEUTRAL}, "text": [f"{v:.3f}" for v in hard],
                        "textposition": "outside", "cliponaxis": False})
+    # A bar's number shows only where it fits at the common size (Plotly would shrink it to a few px).
     return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
-                  barmode="group", yaxis={"range": [0, 1.15]},
-                  override={"legend": {"orientation": "h", "y": -0.42, "x": 0}, "margin": {"b": 140}})
+                  barmode="group", yaxis={"range": [0, 1.15]}, uniformtext={"minsize": FONT, "mode": "hide"})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:

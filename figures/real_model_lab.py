@@ -103,8 +103,14 @@ def cosine_layers_figure(layer_labels: list[str], curves: dict[str, np.ndarray],
                   annotations=[label], override={"margin": {"b": 110 + legend_px}, "legend": {"orientation": "v"}})
 
 
-# A neighbour's name on the y-axis, at most this many characters: 48 took a phone's whole chart width.
-NAME_CHARS = 30
+# A neighbour's name on the y-axis: at most this many characters (48 took a phone's whole chart), on lines this long.
+NAME_CHARS, NAME_LINE = 30, 16
+
+
+def row_label(name: str) -> str:
+    """A neighbour's name as its row label: cut to NAME_CHARS and broken onto lines of NAME_LINE characters,
+    so the labels leave the bars room on a phone (one 30-character line took 300 of its 358 px)."""
+    return wrapped(short(name, NAME_CHARS), NAME_LINE)
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
@@ -115,13 +121,15 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
     traces = []
     for n, g in enumerate(dict.fromkeys(groups)):
         idx = [i for i, x in enumerate(groups) if x == g]
-        traces.append({"type": "bar", "y": [short(names[i], NAME_CHARS) for i in idx], "x": scores[idx],
+        traces.append({"type": "bar", "y": [row_label(names[i]) for i in idx], "x": scores[idx],
                        "orientation": "h",
                        "name": escape(g) or "neighbour",
                        "marker": {"color": SENSE_COLOURS[n % len(SENSE_COLOURS)] if g else palette.NEUTRAL},
                        "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
-    order = [short(names[i], NAME_CHARS) for i in np.argsort(-scores, kind="stable")]
-    return figure(traces, title, x_title, "word", height=max(300, 26 * len(names) + 120), barmode="overlay", override={
+    order = [row_label(names[i]) for i in np.argsort(-scores, kind="stable")]
+    lines = max((t.count("<br>") + 1 for t in order), default=1)
+    return figure(traces, title, x_title, "word", height=max(300, (18 * lines + 10) * len(names) + 120),
+                  barmode="overlay", override={
         "margin": {"l": text_px(order) + TITLED_LABEL_PAD},
         "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},
         "xaxis": {"range": [min(0.0, float(scores.min())), 1.0]},

@@ -201,7 +201,8 @@ def layer_by_layer(shown: int) -> None:
                   ((ids[x], ids[y]) for x in range(len(ids)) for y in range(x + 1, len(ids)))}
         first = next(iter(curves.values()))
         m = st.columns(3)
-        m[0].metric("cosine at the lookup, first pair", f"{first[0]:.4f}")
+        m[0].metric("cosine at the lookup", f"{first[0]:.4f}",
+                    help="These three are for the first pair of sentences; the chart below has every pair.")
         m[1].metric("at layer 0 (+ position)", f"{first[1]:.4f}")
         m[2].metric(f"after layer {minilm().n_layers}", f"{first[-1]:.4f}")
         chart(built(cosine_layers_figure, list(core.LAYER_LABELS), curves, "The same word in two sentences"),

@@ -122,7 +122,7 @@ def test_drift_prediction_gates_the_cosine_chart_which_starts_identical():
     for line in fig["data"]:
         assert line["y"][0] == pytest.approx(1.0) and line["y"][-1] < 0.9
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["cosine at the lookup, first pair"] == "1.0000"
+    assert metrics["cosine at the lookup"] == "1.0000"
 
 
 def test_experiment_word_and_sentences_are_editable():

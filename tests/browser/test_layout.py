@@ -8,6 +8,8 @@ a resized window. One server, one browser context for the whole module.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from devtools import harness, layout
@@ -46,6 +48,25 @@ def test_no_text_is_clipped_overlapping_or_tiny_at_any_size(server, tab, slug):
             harness.save_full(pg, SCREENSHOTS / f"layout_{slug}_{name}.png", width)
         found += [f"{name}: {layout.describe(p)}" for p in here]
     assert not found, f"{slug} ({revealed} predictions revealed):\n" + "\n".join(found)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_presenting_every_chart_text_is_at_least_18_px_and_nothing_collides(server, tab, slug):
+    """Presenter mode at a projector's 1280×720, at the lesson's last step (every step's charts on screen),
+    predictions revealed: chart text at least 18 px (devtools/layout.py), nothing clipped or overlapping."""
+    pg, runs, errors = tab
+    pg.set_viewport_size({"width": 1280, "height": harness.TALL})
+    runs.open(harness.page_url(server, slug, "present=1"))
+    bar = pg.locator('[class*="__step__bar"]')
+    steps = re.search(r"Step \d+ of (\d+)", bar.first.inner_text()) if bar.count() else None
+    if steps:
+        runs.open(harness.page_url(server, slug, f"present=1&step={steps.group(1)}"))
+    layout.reveal_predictions(pg, runs)
+    found = [layout.describe(p) for p in layout.problems(pg)]
+    if found:
+        harness.save_full(pg, SCREENSHOTS / f"layout_{slug}_presenting.png", 1280)
+    assert not found, f"{slug}, presenting:\n" + "\n".join(found)
     assert not errors, errors
 
 
