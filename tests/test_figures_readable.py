@@ -238,3 +238,24 @@ def test_every_log_axis_shows_few_labels_that_do_not_crowd(drawn):
                 if spec.dtick is None or span / float(spec.dtick) + 1 > 8:
                     crowded.append((name, axis, spec.dtick, round(span, 1)))
     assert not crowded, crowded
+
+
+def test_every_axis_legend_and_colour_bar_names_its_own_font_size(drawn):
+    """Streamlit's chart theme sets ticks, legends and colour bars to 12 px, and its template beats the
+    figure's overall font: each must carry its own size, or the browser draws 12 px whatever FONT says."""
+    bare = []
+    for name, figs in drawn.items():
+        for fig in figs:
+            for axis in _used_axes(fig):
+                if (fig.layout[axis].tickfont.size or 0) < FONT:
+                    bare.append((name, axis, "tickfont"))
+            if fig.layout.showlegend is not False and len(fig.data) > 1 and (fig.layout.legend.font.size or 0) < FONT:
+                bare.append((name, "legend", "font"))
+            for trace in fig.data:
+                shown = trace.type == "heatmap" and trace.showscale is not False
+                if shown and (trace.colorbar.tickfont.size or 0) < FONT:
+                    bare.append((name, "heatmap colour bar", "tickfont"))
+            if any(t.type == "scatterternary" for t in fig.data):
+                bare += [(name, a, "tickfont") for a in ("aaxis", "baxis", "caxis")
+                         if (fig.layout.ternary[a].tickfont.size or 0) < FONT]
+    assert not bare, bare[:20]
