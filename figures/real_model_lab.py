@@ -114,7 +114,7 @@ def row_label(name: str) -> str:
 
 
 def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title: str,
-                      groups: list[str] | None = None) -> go.Figure:
+                      groups: list[str] | None = None, y_title: str = "word") -> go.Figure:
     """Horizontal bars, best at the top; one colour per group (e.g. a reference's sense), grey without groups."""
     scores = np.asarray(scores)
     groups = groups or [""] * len(names)
@@ -128,7 +128,7 @@ def neighbours_figure(names: list[str], scores: np.ndarray, title: str, x_title:
                        "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"})
     order = [row_label(names[i]) for i in np.argsort(-scores, kind="stable")]
     lines = max((t.count("<br>") + 1 for t in order), default=1)
-    return figure(traces, title, x_title, "word", height=max(300, (18 * lines + 10) * len(names) + 120),
+    return figure(traces, title, x_title, y_title, height=max(300, (18 * lines + 10) * len(names) + 120),
                   barmode="overlay", override={
         "margin": {"l": text_px(order) + TITLED_LABEL_PAD},
         "yaxis": {"categoryorder": "array", "categoryarray": order[::-1]},

@@ -162,7 +162,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
         _, cos = core.rank_by_cosine(ex.stacks[pick][nl + 1], ex.ref_stacks[:, nl + 1])
         senses = [s for s, _ in ex.refs]
         chart(built(neighbours_figure, [s for _, s in ex.refs], cos, f"MiniLM, layer {nl}: nearest usages",
-                    "cosine", senses),
+                    "cosine", senses, "reference sentence"),
               f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
               "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
               + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex.refs], "sense": senses,
