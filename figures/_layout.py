@@ -166,16 +166,15 @@ def _explicit_fonts(layout: dict) -> dict:
     where it gives none of its own. Streamlit's chart theme brings a template that sets these to 12 px
     (titles 14), and a template's axis setting beats the layout's overall font: without these, every tick
     label drew at 12 px whatever FONT said, and presenter mode did not enlarge them."""
+    sized = {"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}}
     out = dict(layout)
     for key, axis in layout.items():
         if _AXIS.match(key) and isinstance(axis, dict):
-            out[key] = _merge({"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}}, axis)
+            out[key] = _merge(sized, axis)
     out["legend"] = _merge({"font": {"size": FONT}}, layout.get("legend", {}))
     if isinstance(layout.get("ternary"), dict):
-        out["ternary"] = dict(layout["ternary"])
-        for a in ("aaxis", "baxis", "caxis"):
-            out["ternary"][a] = _merge({"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}},
-                                       layout["ternary"].get(a, {}))
+        out["ternary"] = layout["ternary"] | {a: _merge(sized, layout["ternary"].get(a, {}))
+                                              for a in ("aaxis", "baxis", "caxis")}
     return out
 
 
