@@ -25,7 +25,6 @@ PRESENTER_SCALE = 18 / 14
 # on the right, for half of a last x tick label such as "100" that falls on the axis's end.
 MARGIN = {"l": 90, "r": 30, "t": 56, "b": 78}
 LEGEND_ROW = 36
-X_TITLE_STANDOFF = 10     # px from the x tick labels to the x-axis title
 LEGEND_DROP = 66           # px from the plot area's bottom edge to the legend's top: under ticks and axis title
 # Beyond its longest label, what a text axis needs: ticks and padding, plus a title if it has one.
 LABEL_PAD, TITLED_LABEL_PAD = 56, 64
@@ -105,9 +104,6 @@ def _type_sizes(layout: dict) -> dict:
     axis = {"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}}
     sizes = {"legend": {"font": {"size": FONT}}, "hoverlabel": {"font": {"size": FONT}}}
     sizes |= {name: axis for name in layout if re.fullmatch(r"[xy]axis\d*", name)} | {"xaxis": axis, "yaxis": axis}
-    # The theme also puts the x title 20 px under the tick labels; with 14 px labels that reached the legend
-    # LEGEND_DROP px under the plot. Closer, as Plotly's own default spacing has it.
-    sizes["xaxis"] = _merge(axis, {"title": {"standoff": X_TITLE_STANDOFF}})
     if "ternary" in layout:
         sizes["ternary"] = {a: axis for a in ("aaxis", "baxis", "caxis")}
     return sizes
