@@ -6,10 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import FONT, LABEL_PAD, MARGIN, TITLED_LABEL_PAD, figure, text_px, wrapped
-
-# Height of one line of a row's label, in units of its font size, and the space between two rows, px.
-ROW_LINE, ROW_GAP = 1.45, 10
+from ._layout import LABEL_PAD, TITLED_LABEL_PAD, figure, text_px, wrapped
 
 
 def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarray) -> go.Figure:
@@ -21,9 +18,6 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
     lo, hi = min(0.0, float(s.min())), max(0.0, float(s.max()))
     pad = 0.25 * max(hi - lo, 1e-9)
     rows = [wrapped(t) for t in labels]
-    # Each row holds its label's lines: at a fixed 166 px plot, five two-line titles overlapped their neighbours.
-    lines = max(r.count("<br>") + 1 for r in rows)
-    plot = max(166, len(rows) * int(lines * FONT * ROW_LINE + ROW_GAP))
 
     def bars(values: np.ndarray, colour: str, name: str, axis: str) -> dict:
         return {"type": "bar", "y": rows, "x": values, "orientation": "h", "name": name, "xaxis": axis,
@@ -31,8 +25,7 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
                 "cliponaxis": False, "hovertemplate": f"%{{y}}: %{{x:.4f}}<extra>{name}</extra>"}
 
     traces = [bars(s, palette.SCORES, "score", "x"), bars(w, palette.WEIGHTS, "weight", "x2")]
-    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "item",
-                  height=plot + MARGIN["t"] + MARGIN["b"],
+    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "item", height=300,
                   xaxis={"domain": [0.0, 0.44], "range": [lo - pad * (lo < 0), hi + pad]},
                   xaxis2={"domain": [0.56, 1.0], "range": [0, 1.15], "anchor": "y", "automargin": True,
                           "title": {"text": "② weight α"}},
@@ -51,10 +44,7 @@ def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> g
                        "textposition": "outside", "cliponaxis": False})
     return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
                   barmode="group", yaxis={"range": [0, 1.15]},
-                  # Room under the axis title for the two legend entries, on two rows in a narrow column; the
-                  # legend itself hangs a fixed distance below the plot (a fraction of its height put it on the
-                  # axis title at 1024 px).
-                  override={"margin": {"b": 140}})
+                  override={"legend": {"orientation": "h", "y": -0.42, "x": 0}, "margin": {"b": 140}})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:

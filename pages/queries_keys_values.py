@@ -74,18 +74,19 @@ def lookup(library: dict) -> None:
                    + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
                    icon=":material/blur_on:")
 
-    # One under the other: beside the scores, at 1024 px with the sidebar open, the output's three groups of
-    # bars had about 110 px, their tick labels turned on end and their numbers shrank to a few px.
-    chart(built(scores_and_weights, titles, soft.scores, soft.weights),
-          f"① The dot product of your query with each video's key. ② Their softmax at T = {temperature:g}: "
-          "the weights add up to 1.",
-          lambda: table(np.column_stack([soft.scores, soft.weights]), titles, ["score q·kⱼ", "weight αⱼ"]),
-          key="qkv_fig_lookup")
-    hard_value = None if hit is None else V[hit]
-    chart(built(output_bars, value_names, soft.output, hard_value),
-          "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
-          lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
-                ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
+    left, right = st.columns([3, 2])
+    with left:
+        chart(built(scores_and_weights, titles, soft.scores, soft.weights),
+              f"① The dot product of your query with each video's key. ② Their softmax at T = {temperature:g}: "
+              "the weights add up to 1.",
+              lambda: table(np.column_stack([soft.scores, soft.weights]), titles, ["score q·kⱼ", "weight αⱼ"]),
+              key="qkv_fig_lookup")
+    with right:
+        hard_value = None if hit is None else V[hit]
+        chart(built(output_bars, value_names, soft.output, hard_value),
+              "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
+              lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
+                    ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
     st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
                f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
 

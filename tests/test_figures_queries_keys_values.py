@@ -45,29 +45,3 @@ def test_self_attention_heatmap_rows_are_queries():
     assert list(hm.x) == list(hm.y) == ["robot", "repaired", "it"]
     assert (hm.zmin, hm.zmax) == (0, 1)
     assert fig.layout.yaxis.title.text.startswith("query") and fig.layout.xaxis.title.text.startswith("key")
-
-
-def test_each_row_has_room_for_its_wrapped_title_at_the_tick_font():
-    """Five two-line titles at 14 px overlapped each other in a fixed 166 px plot: the plot grows with the
-    rows and the lines of their titles (a line of type takes about 1.3 times its size)."""
-    from figures._layout import FONT
-
-    titles = ["Replace a bicycle chain", "Fix a dripping tap", "Sourdough for beginners", "Cycling playlist",
-              "Cooking with jazz", "Knots for sailors", "Tuning a guitar"]
-    for n in (1, 3, 5, 7):
-        fig = scores_and_weights(titles[:n], np.linspace(0.0, 2.0, n), np.full(n, 1.0 / n))
-        lines = max(str(y).count("<br>") + 1 for y in fig.data[0].y)
-        m = fig.layout.margin
-        plot = fig.layout.height - m.t - m.b
-        assert fig.layout.yaxis.tickfont.size >= FONT
-        assert plot / n >= lines * 1.3 * fig.layout.yaxis.tickfont.size, (n, plot)
-
-
-def test_output_legend_hangs_below_the_axis_title_not_a_fraction_of_the_plot():
-    from figures._layout import LEGEND_DROP
-
-    fig = output_bars(["fixing", "cooking", "listening"], np.array([0.5, 0.1, 0.2]), np.array([0.9, 0.0, 0.1]))
-    m = fig.layout.margin
-    plot = fig.layout.height - m.t - m.b
-    assert -fig.layout.legend.y * plot >= LEGEND_DROP - 1e-9       # its top sits under ticks and the axis title
-    assert m.b >= LEGEND_DROP + 2 * 1.3 * fig.layout.legend.font.size  # and its two rows fit in the margin
