@@ -97,18 +97,6 @@ def title_lines(title: str, width: int = TITLE_CHARS) -> str:
     return "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
 
 
-def _type_sizes(layout: dict) -> dict:
-    """FONT for the text Streamlit's chart theme would otherwise draw at 12 px (tick labels, the legend, a
-    ternary's axes; 15 px presenting) or 14 px (axis titles; 17.5 px presenting): its theme fills these in over
-    the layout's font, so each size is spelled out. A figure's own sizes go over these."""
-    axis = {"tickfont": {"size": FONT}, "title": {"font": {"size": FONT}}}
-    sizes = {"legend": {"font": {"size": FONT}}, "hoverlabel": {"font": {"size": FONT}}}
-    sizes |= {name: axis for name in layout if re.fullmatch(r"[xy]axis\d*", name)} | {"xaxis": axis, "yaxis": axis}
-    if "ternary" in layout:
-        sizes["ternary"] = {a: axis for a in ("aaxis", "baxis", "caxis")}
-    return sizes
-
-
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:
     """Title, axis titles, compact margins and a clear background: what every figure on the site shares."""
     title = title_lines(title)
@@ -150,7 +138,7 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
     validation would resolve it.
     """
     legend = len(traces) > 1 if legend is None else legend
-    merged = _merge(_merge(_type_sizes(layout), layout), _common(title, x_title, y_title, height, legend=legend))
+    merged = _merge(layout, _common(title, x_title, y_title, height, legend=legend))
     if override:
         if "t" in override.get("margin", {}):      # a figure's own top margin, plus the title's extra lines
             extra = merged["margin"]["t"] - MARGIN["t"]

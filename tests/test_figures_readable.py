@@ -163,32 +163,6 @@ def test_every_font_is_at_least_14_px_and_18_px_presenting(drawn):
     assert not small_presenting, small_presenting[:20]
 
 
-def _theme_sized(fig: go.Figure) -> dict[str, object]:
-    """Where Streamlit's chart theme sets its own font size (12 px ticks and legend, 14 px axis titles), with
-    this figure's size there: the theme fills these in over layout.font, so an unset one draws small."""
-    layout = fig.to_dict()["layout"]
-    out = {}
-    for axis in ("xaxis", "yaxis"):
-        spec = layout.get(axis, {})
-        out[f"{axis}.tickfont"] = spec.get("tickfont", {}).get("size")
-        title = spec.get("title", {})
-        if isinstance(title, dict) and title.get("text"):
-            out[f"{axis}.title.font"] = title.get("font", {}).get("size")
-    if layout.get("showlegend"):
-        out["legend.font"] = layout.get("legend", {}).get("font", {}).get("size")
-    for a in ("aaxis", "baxis", "caxis") if "ternary" in layout else ():
-        out[f"ternary.{a}.tickfont"] = layout["ternary"].get(a, {}).get("tickfont", {}).get("size")
-    return out
-
-
-def test_every_size_streamlits_theme_would_shrink_is_spelled_out(drawn):
-    """Tick labels, axis titles and legends measured 12 and 14 px in Chromium (15 and 17.5 presenting) while
-    layout.font said 14: Streamlit's theme sets them. Each has its own size, so the 14/18 px rule holds."""
-    unset = [(name, where, size) for name, figs in drawn.items() for fig in figs
-             for where, size in _theme_sized(fig).items() if size is None or size < FONT]
-    assert not unset, unset[:20]
-
-
 def test_every_trace_that_hovers_has_a_hovertemplate_naming_it(drawn):
     bare = []
     for name, figs in drawn.items():
