@@ -115,6 +115,17 @@ LAYOUT_JS = r"""
       out.push({kind: 'scroll', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
                 detail: `formula is ${el.scrollWidth} px wide in a ${el.clientWidth} px column`});
   });
+  // A metric's value drawn no larger than its label (presenter CSS once shrank it to body size).
+  main.querySelectorAll('[data-testid=stMetric]').forEach(el => {
+    // The text itself (its <p>), not the box around it: the box keeps the theme's size.
+    const text = id => el.querySelector(`[data-testid=${id}] p`) || el.querySelector(`[data-testid=${id}]`);
+    const value = text('stMetricValue'), label = text('stMetricLabel');
+    if (!value || !label || el.offsetParent === null) return;
+    const v = parseFloat(getComputedStyle(value).fontSize), l = parseFloat(getComputedStyle(label).fontSize);
+    if (v < 1.5 * l)
+      out.push({kind: 'small', chart: '', text: value.innerText.slice(0, 40),
+                detail: `metric value at ${v} px under a ${l} px label`});
+  });
   // A label cut short with an ellipsis (a metric's label does not wrap): the reader never sees its end.
   main.querySelectorAll('[data-testid=stMetricLabel], [data-testid=stMetricLabel] *').forEach(el => {
     if (el.offsetParent !== null && getComputedStyle(el).textOverflow === 'ellipsis'

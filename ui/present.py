@@ -56,6 +56,8 @@ PRESENTER_CSS = """
   html { font-size: 20px; }
   [data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
+  /* A metric's value is markdown too: it keeps its own large size, not the body text's (it shrank below its label). */
+  [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: inherit; }
   h1 { font-size: 2.6rem !important; }
   .stButton button { font-size: 1.1rem; padding: 0.5rem 1.4rem; }
   /* The sidebar stays at its usual size: larger, its wrapped titles would push the switch out of view. */
