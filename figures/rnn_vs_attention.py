@@ -18,9 +18,10 @@ def _line(x, y, name: str, line: dict) -> dict:
 
 
 def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: float) -> go.Figure:
-    """‖J‖^d against distance d (log y) for the chain, and the one-step bound ‖J‖¹ for attention at every d."""
+    """‖J‖ᵈ against distance d (log y) for the chain, and the one-step bound ‖J‖¹ for attention at every d."""
     traces = [
-        _line(distance, np.maximum(rnn_bound, FLOOR), "RNN: ‖J‖^d (d steps)", {"color": palette.SCORES, "width": 3}),
+        _line(distance, np.maximum(rnn_bound, FLOOR), "RNN: ‖J‖<sup>d</sup> (d steps)",
+              {"color": palette.SCORES, "width": 3}),
         _line(distance, np.full(len(distance), max(attention_bound, FLOOR)), "attention: ‖J‖¹ (one step)",
               {"color": palette.WEIGHTS, "width": 3, "dash": "dash"}),
     ]

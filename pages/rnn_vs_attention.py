@@ -15,7 +15,7 @@ from ui.steps import Steps
 class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
-    BOUND = "The bound ‖J‖^(T−1)"
+    BOUND = "The bound ‖J‖ᵀ⁻¹"
     RACE = "A real RNN against attention"
     PATH = "Path length and parallel steps"
     LSTM = "The LSTM: a slower fade, the same fixed-size state"
@@ -71,11 +71,11 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
 
 
 def the_bound(rho: float, steps: int, length: int) -> None:
-    """Step 1, after the prediction: ‖J‖^(T−1), what it means, and the bound against distance."""
+    """Step 1, after the prediction: ‖J‖ᵀ⁻¹, what it means, and the bound against distance."""
     bound = float(core.gradient_bound(rho, steps))
     cols = st.columns(3)
     cols[0].metric("steps from token 1 to token T", steps)
-    cols[1].metric("bound ‖J‖^(T−1)", f"{bound:.3g}")
+    cols[1].metric("bound ‖J‖ᵀ⁻¹", f"{bound:.3g}")
     cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
     st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
                 f"its way through the chain to token {length}.")
@@ -89,7 +89,7 @@ def the_bound(rho: float, steps: int, length: int) -> None:
                    icon=":material/warning:")
     distance = np.arange(1, max(steps, 1) + 1)
     chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
-          f"The chain's bound ‖J‖^d for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
+          f"The chain's bound ‖J‖ᵈ for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
           lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
           key="rn_fig_bound")
 

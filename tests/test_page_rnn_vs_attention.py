@@ -15,10 +15,10 @@ def revealed():
 
 def test_bound_hidden_until_predicted_then_shows_the_seed_number():
     at = open_page("rnn_vs_attention")
-    assert "bound ‖J‖^(T−1)" not in metrics(at)
+    assert "bound ‖J‖ᵀ⁻¹" not in metrics(at)
     at = revealed()
     m = metrics(at)
-    assert m["bound ‖J‖^(T−1)"] == "2.95e-05"                 # seed: 0.9^99 ≈ 2.95 × 10⁻⁵
+    assert m["bound ‖J‖ᵀ⁻¹"] == "2.95e-05"                 # seed: 0.9^99 ≈ 2.95 × 10⁻⁵
     assert m["steps from token 1 to token T"] == "99"
     assert "0.90^99 = 2.95e-05" in texts(at)
 
@@ -28,7 +28,7 @@ def test_sliders_move_the_bound_to_rho_to_the_t_minus_one(length, rho):
     at = revealed()
     at.slider(key="rn_len").set_value(length)
     at.slider(key="rn_rho").set_value(rho).run()
-    assert metrics(at)["bound ‖J‖^(T−1)"] == f"{rho ** (length - 1):.3g}"
+    assert metrics(at)["bound ‖J‖ᵀ⁻¹"] == f"{rho ** (length - 1):.3g}"
     assert metrics(at)["RNN path, token 1 → T"].startswith(str(length - 1))
     assert metrics(at)["RNN: in sequence"] == str(length)
     assert (rho > 1) == any("explode" in w.value for w in at.warning)
