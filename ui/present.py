@@ -30,6 +30,8 @@ SITE_CSS = """
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
   [data-testid="stSidebarNav"] .stMarkdownEllipsis p, [data-testid="stNavSectionHeader"] p { line-height: 1.3; }
   [data-testid="stSidebarNavLink"] { height: auto !important; min-height: 2rem; }
+  /* The progress component's frames (ui/progress.py) run a line of script and show nothing: no 8 px strip. */
+  [class*="st-key-_progress_read"], [class*="st-key-_progress_write_"] { height: 0 !important; overflow: hidden; }
   /* What a presenter's step scrolls to clears the app's fixed top bar. */
   [data-testid="stMain"] [data-testid="stElementContainer"], [data-testid="stMain"] [data-testid="stExpander"],
   [class*="__step__bar"] { scroll-margin-top: 4.5rem; }
