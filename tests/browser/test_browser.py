@@ -6,6 +6,7 @@ Every test covers every page in assets/lessons/index.toml, so pages that land la
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from devtools import harness
 from tests.browser.conftest import SCREENSHOTS
@@ -127,11 +128,11 @@ def test_an_example_chip_fills_the_lab_sentence_and_can_be_picked_again(server, 
             sentence.press("Enter")
             problems.runs.wait(runs, timeout_ms=180_000)
             assert sentence.input_value() == typed
+        harness.settle(pg)              # no run still going (on a loaded machine a click there can be lost)
         runs = problems.runs.finished
         chips.nth(1).click()
         problems.runs.wait(runs, timeout_ms=180_000)
-        pg.wait_for_timeout(500)
-        assert sentence.input_value() == example
+        expect(sentence).to_have_value(example, timeout=30_000)
         assert example.split()[-1].lower() in pg.locator('[data-testid="stMain"] code').first.inner_text()
     assert pg.locator(EXCEPTION).count() == 0 and not problems.errors, problems.errors
 
