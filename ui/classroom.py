@@ -44,8 +44,8 @@ from classroom.store import (
     normal_code,
 )
 from figures.classroom import poll_figure
-from ui import controls, present, wake
-from ui.content import PAGE_FILES, Check, page_index
+from ui import controls, navigation, present, wake
+from ui.content import Check, page_index
 from ui.inputs import literal
 
 _LOGGER = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
         if present.active():
             params["present"] = "1"
         wake.switching(snap.page, params)
-        st.switch_page(PAGE_FILES.format(slug=snap.page), query_params=params)
+        st.switch_page(navigation.page(snap.page), query_params=params)
     _set_controls(snap)
     return True
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.content import PAGE_FILES
+from ui import navigation
 
 # Query parameters that belong to the classroom, not to a view: a shared link never carries them.
 CLASS_PARAMS = ("room", "key")
@@ -94,7 +94,7 @@ def adopt_legacy_params(slug: str) -> None:
         return
     params = {old.get(k, k): st.query_params.get_all(k) for k in st.query_params if old.get(k, k) == k or
               old[k] not in st.query_params}
-    st.switch_page(PAGE_FILES.format(slug=slug),
+    st.switch_page(navigation.page(slug),
                    query_params={k: v if len(v) != 1 else v[0] for k, v in params.items()})
 
 

@@ -22,24 +22,21 @@ def navigation_pages() -> dict[str, list[st.Page]]:
     is made, on every rerun, and st.navigation marks the page it picks to run on the object itself, so no
     two runs share one.
     """
-    return {name: [copy.copy(p) for p in pages] for name, pages in _page_templates().items()}
+    sections: dict[str, list[st.Page]] = {}
+    for item in page_index():
+        sections.setdefault(item.section, []).append(page(item.slug))
+    return sections
 
 
 def page(slug: str) -> st.Page:
-    """Lesson ``slug``'s page, for st.page_link: a page object, not a path, since Streamlit resolves a path
-    on the disk for every link on every run."""
-    index = page_index()
-    section = next(item.section for item in index if item.slug == slug)
-    position = [item.slug for item in index if item.section == section].index(slug)
-    return copy.copy(_page_templates()[section][position])
+    """Lesson ``slug``'s page (a copy), for st.page_link and st.switch_page: a page object, not a path,
+    since Streamlit resolves a path on the disk for every link and switch on every run."""
+    return copy.copy(_page_templates()[slug])
 
 
 @functools.cache                                          # no arguments: made once per process
-def _page_templates() -> dict[str, tuple[st.Page, ...]]:
-    sections: dict[str, list[st.Page]] = {}
-    for item in page_index():
-        sections.setdefault(item.section, []).append(
-            st.Page(str(APP_DIR / PAGE_FILES.format(slug=item.slug)), title=item.title, icon=item.icon,
-                    default=item.slug == "home")
-        )
-    return {name: tuple(pages) for name, pages in sections.items()}
+def _page_templates() -> dict[str, st.Page]:
+    """Every lesson's page by slug, in teaching order."""
+    return {item.slug: st.Page(str(APP_DIR / PAGE_FILES.format(slug=item.slug)), title=item.title,
+                               icon=item.icon, default=item.slug == "home")
+            for item in page_index()}

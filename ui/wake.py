@@ -16,7 +16,6 @@ next run (``tests/test_wake.py`` checks that the internals it uses are still the
 from __future__ import annotations
 
 import logging
-import os
 import threading
 
 import streamlit as st
@@ -183,16 +182,13 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
 
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    from ui.content import APP_DIR, PAGE_FILES
+    from ui import navigation
 
     sid = session_id()
     try:
-        path = str(APP_DIR / PAGE_FILES.format(slug=slug))       # as ui.navigation made the page
+        url = navigation.page(slug).url_path                 # the page object st.navigation was given
         pages = get_script_run_ctx().pages_manager.get_pages()
-        same = [h for h, info in pages.items() if info.get("script_path") == path] or [
-            h for h, info in pages.items()                # reading the disk only if the plain path missed
-            if info.get("script_path") and os.path.realpath(info["script_path"]) == os.path.realpath(path)]
-        page_hash = same[0]
+        page_hash = next(h for h, info in pages.items() if info.get("url_pathname") == url)
     except Exception as err:                               # not found, or Streamlit moved it: wakes as before
         _LOGGER.warning("A follower's page switch was not noted (%r); a wake may delay it.", err)
         return
