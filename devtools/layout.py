@@ -5,6 +5,7 @@ scripts/screenshots.py. Plain functions, no pytest.
 
 from __future__ import annotations
 
+import re
 import time
 
 from devtools.harness import TALL
@@ -142,6 +143,16 @@ LAYOUT_JS = r"""
   return out;
 }
 """
+
+
+STEP_BAR = '[class*="__step__bar"]'
+
+
+def step_count(page) -> int | None:
+    """How many presenter steps the lesson on screen has (its step bar's "Step i of N"), or None without one."""
+    bar = page.locator(STEP_BAR)
+    found = re.search(r"Step \d+ of (\d+)", bar.first.inner_text()) if bar.count() else None
+    return int(found.group(1)) if found else None
 
 
 def problems(page, presenting: bool | None = None) -> list[dict]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -81,17 +80,16 @@ def _shoot(browser, opts, slugs, size: str, width: int, height: int, theme: str,
             _report(page, f"{folder.name}/{slug}")
         if not present:
             continue
-        bar = page.locator('[class*="__step__bar"]')
-        steps = re.search(r"Step \d+ of (\d+)", bar.first.inner_text()) if bar.count() else None
+        steps = layout.step_count(page)
         if not steps:
             continue
         # The last step, opened from a link, then what a projector of this size shows of it.
-        runs.open(page_url(opts.base, slug, f"present=1&step={steps.group(1)}"))
+        runs.open(page_url(opts.base, slug, f"present=1&step={steps}"))
         if opts.reveal:
             _reveal(page, runs, slug)
         save_full(page, folder / f"{slug}-last.png", width)
         page.set_viewport_size({"width": width, "height": height})
-        bar.first.scroll_into_view_if_needed()
+        page.locator(layout.STEP_BAR).first.scroll_into_view_if_needed()
         settle(page)
         page.screenshot(path=str(folder / f"{slug}-last-screen.png"))
         page.set_viewport_size({"width": width, "height": TALL})

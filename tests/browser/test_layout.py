@@ -8,8 +8,6 @@ a resized window. One server, one browser context for the whole module.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from devtools import harness, layout
@@ -59,10 +57,9 @@ def test_presenting_every_chart_text_is_at_least_18_px_and_nothing_collides(serv
     pg, runs, errors = tab
     pg.set_viewport_size({"width": 1280, "height": harness.TALL})
     runs.open(harness.page_url(server, slug, "present=1"))
-    bar = pg.locator('[class*="__step__bar"]')
-    steps = re.search(r"Step \d+ of (\d+)", bar.first.inner_text()) if bar.count() else None
+    steps = layout.step_count(pg)
     if steps:
-        runs.open(harness.page_url(server, slug, f"present=1&step={steps.group(1)}"))
+        runs.open(harness.page_url(server, slug, f"present=1&step={steps}"))
     layout.reveal_predictions(pg, runs)
     found = [layout.describe(p) for p in layout.problems(pg)]
     if found:
