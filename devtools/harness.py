@@ -111,6 +111,8 @@ class Runs:
         self._charts_now = 0
         self.sockets = 0              # websockets the page opened (one per load or reload)
         self.finished_on_latest = 0   # runs finished on the newest of them
+        self.running = False          # the server said a run started and has not said it finished
+        self.changed_at = time.perf_counter()  # when a run last started or finished
         self.page = page
         page.on("websocket", self._socket)
 
@@ -128,13 +130,18 @@ class Runs:
         self.bytes += len(payload)
         msg = ForwardMsg.FromString(payload)
         kind = msg.WhichOneof("type")
-        if kind == "session_status_changed" and msg.session_status_changed.script_is_running:
-            self._charts_now = 0
+        if kind == "session_status_changed":
+            self.running = msg.session_status_changed.script_is_running
+            self.changed_at = time.perf_counter()
+            if self.running:
+                self._charts_now = 0
         elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
             self._charts_now += 1
         elif kind == "script_finished":
             self.charts = self._charts_now
             self.finished += 1
+            self.running = False
+            self.changed_at = time.perf_counter()
             if socket == self.sockets:
                 self.finished_on_latest += 1
 
@@ -150,6 +157,20 @@ class Runs:
             self.page.wait_for_timeout(25)
         if charts:
             self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
+
+    def settle(self, quiet_ms: int = 1500, timeout_ms: int = 60_000) -> None:
+        """Wait until no run is going and none has started or finished for ``quiet_ms``.
+
+        A page reruns by itself after it opens (the progress and URL components report back), and while a
+        run goes Streamlit fades the elements it has not yet redrawn: a check of what the page looks like
+        (colour contrast, sizes) must not look during one.
+        """
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while self.running or time.perf_counter() - self.changed_at < quiet_ms / 1000:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"the page did not stay quiet for {quiet_ms} ms within {timeout_ms} ms")
+            self.page.wait_for_timeout(50)
+        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
     def open(self, url: str, timeout_ms: int = 180_000) -> None:
         before = self.finished
