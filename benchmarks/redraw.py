@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 
 from benchmarks.report import TARGETS, ok, pct
-from devtools import harness
+from devtools import harness, layout
 
 # The charts' data is serialised once, when armed; each frame after the move serialises only a chart whose div or
 # data object is new (a chart whose div and data are the ones armed has not redrawn). Serialising every chart on
@@ -28,17 +28,6 @@ ARM_JS = """() => {
   };
   document.addEventListener('keydown', start, true);
   document.addEventListener('click', start, true);
-}"""
-
-
-# Charts on screen, and how many of them Plotly had to widen a margin for: automargin then lays the whole
-# figure out a second time, on every draw (drawn margins, _fullLayout._size, against the figure's own).
-GROWN_JS = """() => {
-  const charts = [...document.querySelectorAll('.js-plotly-plot')]
-    .filter(el => el.offsetParent !== null && el._fullLayout);
-  const grown = charts.filter(el => { const m = el._fullLayout.margin, s = el._fullLayout._size;
-    return s.l > m.l + 0.5 || s.r > m.r + 0.5 || s.t > m.t + 0.5 || s.b > m.b + 0.5; });
-  return [charts.length, grown.length];
 }"""
 
 
@@ -154,7 +143,8 @@ def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
         if step:  # the first move loads nothing new but is not timed: it may wait on lazy chunks
             result.samples.append(page.evaluate("() => window.__latency"))
             result.ws_bytes.append(runs.bytes - sent)
-    result.charts, result.grown = page.evaluate(GROWN_JS)
+    charts = page.evaluate(layout.CHART_MARGINS_JS)
+    result.charts, result.grown = len(charts), sum(bool(c["grew"]) for c in charts)
     return result
 
 

@@ -162,6 +162,22 @@ def problems(page, presenting: bool | None = None) -> list[dict]:
     return page.evaluate(LAYOUT_JS, MIN_PRESENTER_FONT_PX if presenting else MIN_CHART_FONT_PX)
 
 
+# Every chart on screen, with the margins Plotly had to grow past the figure's own (drawn margins,
+# ``_fullLayout._size``, against ``margin``): automargin then lays the whole figure out a second time, on
+# every draw, so a grown margin is a slower redraw as well as a layout the figure did not plan.
+CHART_MARGINS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter(el => el.offsetParent !== null && el._fullLayout).map(el => {
+    const m = el._fullLayout.margin, s = el._fullLayout._size, t = el._fullLayout.title;
+    return {chart: ((t && t.text) || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '').slice(0, 60),
+            grew: ['l', 'r', 't', 'b'].filter(k => s[k] > m[k] + 0.5).map(k => `${k} +${Math.round(s[k] - m[k])} px`)};
+  })"""
+
+
+def grown_margins(page) -> list[str]:
+    """The charts on screen whose margins Plotly grew to fit their labels, each as "title: l +8 px"."""
+    return [f"{c['chart']!r}: {', '.join(c['grew'])}" for c in page.evaluate(CHART_MARGINS_JS) if c["grew"]]
+
+
 def describe(p: dict) -> str:
     where = f"[{p['chart']}] " if p.get("chart") else ""
     other = f" / {p['other']!r}" if p.get("other") else ""

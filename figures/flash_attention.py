@@ -28,7 +28,7 @@ def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str
                   "queries", height=300, legend=False, shapes=[box],
                   yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"},
                   # room for the colour bar, so Plotly need not grow the margin (a second layout per draw)
-                  override={"margin": {"r": 110, "b": 84}})
+                  override={"margin": {"r": 110, "b": 90}})
 
 
 def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go.Figure:
@@ -44,7 +44,7 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},
                   yaxis2={"title": {"text": "ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero"},
-                  override={"margin": {"r": 96}})          # the ℓ axis's ticks and title, without automargin
+                  override={"margin": {"r": 96, "b": 158}})          # the ℓ axis's ticks and title, without automargin
 
 
 def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray, current: int) -> go.Figure:
@@ -59,7 +59,8 @@ def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray,
     return figure(traces, "Main-memory traffic of one head's forward pass", "sequence length N", "bytes",
                   height=320, xaxis={"type": "log", "dtick": np.log10(4), "tickformat": ",d"},
                   yaxis=log_axis(standard, tiled),
-                  shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})])
+                  shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],
+                  override={"margin": {"b": 144}})     # the power-of-ten ticks stand taller than plain ones
 
 
 def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: np.ndarray) -> go.Figure:
@@ -74,4 +75,4 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
     return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
-                  yaxis=log_axis(tiled, standard), xaxis={"type": "category"})
+                  yaxis=log_axis(tiled, standard), xaxis={"type": "category"}, override={"margin": {"b": 144}})

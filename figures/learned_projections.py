@@ -44,5 +44,5 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
          "name": "ceiling min(dₖ, d_model)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
     ]
     return figure(traces, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300,
-                  override={"margin": {"b": 114}},
+                  override={"margin": {"b": 150}},
                   xaxis={"dtick": 1}, yaxis={"range": [0, d_model + 0.5], "dtick": 1})

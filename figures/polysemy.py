@@ -22,7 +22,7 @@ WORD_SIZE, HIGHLIGHT_SIZE, STATIC_SIZE, Z_SIZE = 9, 15, 14, 16          # marker
 # The maps' plot areas, in px: as narrow as the sense map's column at 1024 px with the sidebar open (or a full
 # phone-width chart, for the maps drawn across the page) and as wide as presenter mode draws them. No tick
 # label needs more than the axis title's room on the left, so the maps keep narrow margins and a wide plot.
-MAP_MARGIN = {"l": 64, "r": 16}
+MAP_MARGIN = {"l": 74, "r": 16}
 MAP_HEIGHT = 360
 LEGEND_PX = 30                      # what figures._layout.figure adds to a figure's height for its legend
 SENSE_VIEWS = views((250, 1400), MAP_HEIGHT, presenter=(380, 1400))

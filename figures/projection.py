@@ -39,4 +39,4 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
     axis = {"range": [-reach, reach], "zeroline": True, "zerolinecolor": "#bbbbbb", "constrain": "domain"}
     return figure(traces, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height, legend=legend,
                   xaxis=axis, yaxis={**axis, "scaleanchor": "x", "scaleratio": 1},
-                  override={"margin": {"b": 150}} if legend else None)   # the legend takes up to three rows
+                  override={"margin": {"b": 170}} if legend else None)   # the legend takes up to three rows

@@ -47,7 +47,8 @@ def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> g
                        "textposition": "outside", "cliponaxis": False})
     # A bar's number shows only where it fits at the common size (Plotly would shrink it to a few px).
     return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
-                  barmode="group", yaxis={"range": [0, 1.15]}, uniformtext={"minsize": FONT, "mode": "hide"})
+                  barmode="group", yaxis={"range": [0, 1.15]}, uniformtext={"minsize": FONT, "mode": "hide"},
+                  override={"margin": {"b": 131}})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:

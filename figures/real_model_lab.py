@@ -60,7 +60,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
         "xaxis": {**_ticks(text, cols, cats), "tickangle": -90, "side": "bottom"},
         "yaxis": {**_ticks(text, rows, cats), "autorange": "reversed"},
         # Room for the longest token, across on the left and upright below; r holds the colour bar.
-        "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 96, "t": 56, "b": text_px(text) + 76},
+        "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 108, "t": 56, "b": text_px(text) + 76},
     })
 
 

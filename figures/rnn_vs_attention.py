@@ -48,7 +48,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 88, "b": 112}})
+                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 92, "b": 120}})
 
 
 def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.ndarray) -> go.Figure:
@@ -76,7 +76,7 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
          "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}, "line": {"width": 2}},
     ]
     return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
-                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 88, "b": 112}})
+                  height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 92, "b": 120}})
 
 
 def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,

@@ -19,6 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 SLUGS = [p.slug for p in page_index()]
 # Widest first: the page opens at the size its first run lays out for, then narrows.
 SIZES = sorted(layout.SIZES.items(), key=lambda item: -item[1][0])
+# From this width up, every figure's own margins hold its labels: Plotly grows none (devtools/layout.py,
+# grown_margins). On a phone a legend or a title may wrap onto another line, and growing is the right answer.
+DESKTOP = 1280
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +44,12 @@ def test_no_text_is_clipped_overlapping_or_tiny_at_any_size(server, tab, slug):
     found: list[str] = []
     for name, (width, _) in SIZES:
         layout.resize(pg, width)
-        here = layout.problems(pg)
+        here = [layout.describe(p) for p in layout.problems(pg)]
+        if width >= DESKTOP:
+            here += [f"margin grown: {g}" for g in layout.grown_margins(pg)]
         if here:
             harness.save_full(pg, SCREENSHOTS / f"layout_{slug}_{name}.png", width)
-        found += [f"{name}: {layout.describe(p)}" for p in here]
+        found += [f"{name}: {p}" for p in here]
     assert not found, f"{slug} ({revealed} predictions revealed):\n" + "\n".join(found)
     assert not errors, errors
 
@@ -53,7 +58,8 @@ def test_no_text_is_clipped_overlapping_or_tiny_at_any_size(server, tab, slug):
 def test_presenting_every_chart_text_is_at_least_18_px_and_nothing_collides(server, tab, slug):
     """Presenter mode at a projector's 1280×720, at the lesson's last step (every step's charts on screen),
     predictions revealed: chart text at least 18 px (devtools/layout.py), each metric's value larger than
-    its label (presenter CSS once shrank 0.7225 to its label's 23 px), nothing clipped or overlapping."""
+    its label (presenter CSS once shrank 0.7225 to its label's 23 px), nothing clipped or overlapping, and
+    no chart's margins grown by Plotly."""
     pg, runs, errors = tab
     pg.set_viewport_size({"width": 1280, "height": harness.TALL})
     runs.open(harness.page_url(server, slug, "present=1"))
@@ -62,6 +68,7 @@ def test_presenting_every_chart_text_is_at_least_18_px_and_nothing_collides(serv
         runs.open(harness.page_url(server, slug, f"present=1&step={steps}"))
     layout.reveal_predictions(pg, runs)
     found = [layout.describe(p) for p in layout.problems(pg)]
+    found += [f"margin grown: {g}" for g in layout.grown_margins(pg)]
     if found:
         harness.save_full(pg, SCREENSHOTS / f"layout_{slug}_presenting.png", 1280)
     assert not found, f"{slug}, presenting:\n" + "\n".join(found)
