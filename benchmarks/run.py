@@ -8,6 +8,8 @@ later are measured without editing this file. One module per measurement:
 
 (a), (b) benchmarks/server_rerun.py: server rerun per page (AppTest), as a multiple of benchmarks/floor_app.py
          in the same run; the chart JSON per interaction (the Plotly spec strings Streamlit sends)
+(a2) benchmarks/server_move.py: one move of the page's named control as a running server handles it (a section
+     of its own reruns alone), replayed from a real browser's messages, alternately with the floor page's move
 (c) benchmarks/redraw.py: slider → chart redraw in Chromium, from the input event to the first frame with new
     chart data, and all websocket bytes per interaction
 (d) benchmarks/sessions.py: N concurrent sessions, each changing a control once a second, replaying a real
@@ -26,7 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import cold_start, levers, redraw, report, server_rerun, sessions
+from benchmarks import cold_start, levers, redraw, report, server_move, server_rerun, sessions
 from devtools import harness
 from ui.content import page_index
 
@@ -35,13 +37,14 @@ from ui.content import page_index
 class Settings:
     reruns: int = 30          # (a) timed reruns per page
     redraws: int = 30         # (c) slider → redraw samples per page
+    moves: int = 30           # (a2) replayed moves per page
     load_seconds: float = 20  # (d) seconds per N
     loads: tuple[int, ...] = (10, 30, 60)
     lever_redraws: int = 20
     lever_seconds: float = 12
 
 
-QUICK = Settings(reruns=10, redraws=12, load_seconds=8, lever_redraws=8, lever_seconds=6)
+QUICK = Settings(reruns=10, redraws=12, moves=10, load_seconds=8, lever_redraws=8, lever_seconds=6)
 
 
 def say(*args) -> None:
@@ -110,13 +113,16 @@ def as_deployed(browser, slugs: list[str], cfg: Settings) -> list[str]:
             floor = redraw.redraws(page, runs, floor_base, "home", cfg.redraws)
         rss_visited = harness.rss_kb(proc.pid)           # every page has been visited in one session
         context.close()
+        say("(a2) one move as the server handles it …")
+        moved = server_move.moves(browser, base, [s for s in slugs if s != "home"], cfg.moves)
         say("(d) concurrent sessions …")
         scripts = sessions.capture_scripts(browser, base, slugs)
         loads = [sessions.load(base, scripts, n, cfg.load_seconds) for n in cfg.loads if scripts]
         rss_load = harness.rss_kb(proc.pid)
     finally:
         harness.stop(proc)
-    return (redraw.section(results, floor) + sessions.section(loads, scripts, cfg.load_seconds)
+    return (server_move.section(moved, cfg.moves) + redraw.section(results, floor)
+            + sessions.section(loads, scripts, cfg.load_seconds)
             + cold_start.section(cold, rss_visited, rss_load))
 
 

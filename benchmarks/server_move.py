@@ -1,0 +1,128 @@
+"""(a2) One learner's move as a running server handles it, as a multiple of the floor page's move.
+
+(a) reruns the whole page after the move, through AppTest. A server does less when the moved control sits in
+a section of its own (``st.fragment``): it reruns that section alone. Here a real Chromium moves the page's
+named control (``benchmarks.redraw.CONTROLS``, else its first slider or toggle) once to the right and once
+back; its messages are then replayed on one websocket session, timed from sending each move to the server's
+``script_finished``, alternately with the floor page's slider on a server of its own, so both see the same
+machine. The time includes the wire and Streamlit's own handling of the message, for both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from dataclasses import dataclass
+
+from benchmarks import redraw, sessions
+from benchmarks.report import TARGETS, ok
+from devtools import harness
+
+
+@dataclass
+class Move:
+    slug: str
+    control: str
+    fragment: bool                 # the move reruns one section, not the page
+    median_ms: float
+    floor_ms: float                # the floor page's median move, timed alternately with this page's
+
+
+def capture(browser, base: str, slug: str) -> tuple[str, list[bytes]] | None:
+    """What a real browser sent for ``slug``: its first run, then the control moved and moved back."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    context = browser.new_context(viewport={"width": 1400, "height": harness.TALL})
+    page = context.new_page()
+    runs = harness.Runs(page)
+    frames: list[bytes] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framesent", lambda f: frames.append(f) if isinstance(f, bytes) and sessions._is_rerun(f) else None))
+    try:
+        runs.open(harness.page_url(base, slug))
+        runs.settle()
+        named = redraw.slider_for(page, slug)
+        control = f"slider `{redraw.CONTROLS[slug]}`" if named is not None else ""
+        for step in range(2):
+            done, sent = runs.finished, len(frames)
+            moved = redraw.press(page, step, named if named is not None else 0)
+            if moved is None:
+                return None
+            runs.wait(done)
+            control = control or moved
+            if len(frames) == sent:
+                return None
+    finally:
+        context.close()
+    moves = frames[-2:]
+    loads = [f for f in frames if not BackMsg.FromString(f).rerun_script.widget_states.widgets]
+    return control, [(loads or frames)[0], *moves]
+
+
+def fragment_of(frame: bytes) -> bool:
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    return bool(BackMsg.FromString(frame).rerun_script.fragment_id)
+
+
+async def _timed(ws, frame: bytes) -> float:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    t0 = time.perf_counter()
+    await ws.send(frame)
+    while True:
+        msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
+        if msg.WhichOneof("type") == "script_finished":
+            return time.perf_counter() - t0
+
+
+async def _alternate(page_url: str, page_frames: list[bytes], floor_url: str, floor_frames: list[bytes],
+                     n: int) -> tuple[list[float], list[float]]:
+    import websockets
+
+    kw = {"subprotocols": ["streamlit"], "max_size": None, "open_timeout": 60, "ping_interval": None}
+    async with websockets.connect(page_url, **kw) as page_ws, websockets.connect(floor_url, **kw) as floor_ws:
+        await _timed(page_ws, page_frames[0])
+        await _timed(floor_ws, floor_frames[0])
+        page_times, floor_times = [], []
+        for i in range(n + 2):                           # two warm-up moves of each, not timed
+            f, p = (await _timed(floor_ws, floor_frames[1 + i % 2]), await _timed(page_ws, page_frames[1 + i % 2]))
+            if i >= 2:
+                floor_times.append(f)
+                page_times.append(p)
+        return page_times, floor_times
+
+
+def moves(browser, base: str, slugs: list[str], n: int) -> list[Move]:
+    """Each page's named move, alternately with the floor page's (served on its own for the duration)."""
+    ws = base.replace("http://", "ws://") + "/_stcore/stream"
+    out = []
+    with harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
+        floor = capture(browser, floor_base, "home")
+        floor_ws = floor_base.replace("http://", "ws://") + "/_stcore/stream"
+        for slug in slugs:
+            got = capture(browser, base, slug)
+            if got is None or floor is None:
+                continue
+            control, frames = got
+            page_times, floor_times = sessions.run_in_thread(_alternate(ws, frames, floor_ws, floor[1], n))
+            out.append(Move(slug, control, fragment_of(frames[1]), statistics.median(page_times) * 1000,
+                            statistics.median(floor_times) * 1000))
+    return out
+
+
+def section(rows: list[Move], n: int) -> list[str]:
+    lines = ["| Page | Control moved | What the server reruns | Move, median | Floor's move, median | × floor |",
+             "| --- | --- | --- | ---: | ---: | ---: |"]
+    for r in rows:
+        ratio = r.median_ms / r.floor_ms
+        lines.append(f"| `{r.slug}` | {r.control} | {'its section' if r.fragment else 'the page'} | "
+                     f"{r.median_ms:.1f} ms | {r.floor_ms:.1f} ms | {ratio:.2f} {ok(ratio, TARGETS['ratio'])} |")
+    return ["### (a2) One move as a running server handles it",
+            f"A real Chromium's messages for the page's control moved and moved back, replayed on one websocket "
+            f"session, median of {n} moves, each timed from sending it to the server's `script_finished`, "
+            "alternately with the floor page's slider on a server of its own. A control inside a section of "
+            "its own (`st.fragment`) reruns that section alone, as it does for a learner; (a) reruns the "
+            "whole page, which a page's first run, a reveal and a section-wide setting (a seed) still cost.",
+            "\n".join(lines)]
