@@ -246,10 +246,20 @@ def presented(fig: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
     data = fig.to_dict()
     layout = _scaled_fonts(data.get("layout", {}), factor)
     layout["font"] = {**layout.get("font", {}), "size": int(layout.get("font", {}).get("size", FONT) * factor + 0.999)}
-    layout["height"] = int((layout.get("height") or 320) * 1.4)
+    height = layout.get("height") or 320
+    layout["height"] = int(height * 1.4)
     if "margin" in layout:
-        layout["margin"] = {k: int(v * factor) if isinstance(v, int | float) else v
-                            for k, v in layout["margin"].items()}
+        before = layout["margin"]
+        layout["margin"] = {k: int(v * factor) if isinstance(v, int | float) else v for k, v in before.items()}
+        legend = layout.get("legend", {})
+        if isinstance(legend.get("y"), int | float) and legend["y"] < 0:
+            # A legend hangs a fraction of the plot's height under it: the plot grows by more than the
+            # margins, so the same fraction would drop the legend past the bottom margin. Keep its drop in
+            # px, scaled like the rest.
+            plot, now = (height - before.get("t", 0) - before.get("b", 0),
+                         layout["height"] - layout["margin"].get("t", 0) - layout["margin"].get("b", 0))
+            if plot > 0 and now > 0:
+                layout["legend"] = legend | {"y": legend["y"] * plot / now * factor}
     return go.Figure({"data": _scaled_fonts(data.get("data", []), factor), "layout": layout})
 
 

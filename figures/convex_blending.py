@@ -48,7 +48,7 @@ def weight_bars(weights: np.ndarray, labels: list[str]) -> go.Figure:
 
 
 HULL_PLOT, TOKEN_DOT, Z_STAR = 240, 12, 18      # the plot area's height, px; markers, px across
-HULL_MARGIN = {"l": 80, "r": 16, "b": 126}
+HULL_MARGIN = {"l": 80, "r": 16, "b": 138}
 # The plot area's width: from one of two columns at 1024 px with the sidebar open (274 px, less the margins) to
 # presenter mode on a wide screen. Its height is fixed, so labels clear at both ends are clear between.
 HULL_VIEWS = views((190, 1400), HULL_PLOT, presenter=(300, 1400))

@@ -16,7 +16,7 @@ from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 
 # Right margin for a vertical colour bar with its title beside it (Plotly grew 72 px to 90–103 px, which lays
 # the figure out twice on every draw); bottom margin for rotated word ticks, the axis title and a colour bar.
-COLOUR_BAR_R, CROSS_BOTTOM = 108, 160
+COLOUR_BAR_R, CROSS_BOTTOM = 108, 164
 # The scene: its height and margins in px; the colour bar sits SCENE_BAR_DROP below the lower panel's bottom
 # edge (under its axis title).
 SCENE_HEIGHT, SCENE_TOP, SCENE_BOTTOM, SCENE_BAR_DROP = 900, 50, 110, 44

@@ -93,7 +93,7 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   annotations=notes,
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
                   yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 84, "t": 70, "b": 80}})
 
 
 def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None,

@@ -97,4 +97,5 @@ def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, att
                   annotations=[{"x": np.log10(d), "y": 0.45, "xref": "x", "yref": "y", "text": "k = d",
                                 "showarrow": False, "xanchor": "left"},
                                {"x": 0, "y": 0.5, "xref": "x domain", "yref": "y", "text": "guessing",
-                                "showarrow": False, "yanchor": "bottom", "xanchor": "left"}])
+                                "showarrow": False, "yanchor": "bottom", "xanchor": "left"}],
+                  override={"margin": {"b": 138}})        # three legend entries may take two rows
