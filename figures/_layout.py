@@ -53,10 +53,13 @@ def log_axis(*series) -> dict:
     return {"type": "log", "exponentformat": "power", "dtick": max(1, math.ceil(decades / LOG_TICKS))}
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
 def text_px(labels, size: int = FONT) -> int:
     """About how wide the longest label (its longest line) draws at this font size, in px: for a margin
     that holds text labels (a learner's tokens, a list of titles) without making Plotly grow it."""
-    longest = max((len(line) for t in labels for line in str(t).split("<br>")), default=0)
+    longest = max((len(_TAG.sub("", line)) for t in labels for line in str(t).split("<br>")), default=0)
     return int(0.55 * size * longest) + 6
 
 
@@ -75,12 +78,15 @@ def _merge(base: dict, extra: dict) -> dict:
 
 
 _NBSP = "\u00a0"
-_MATHS = re.compile(r"[_ᵀₖⱼ√·=]|^[A-Za-z]$")        # a symbol, not a word: W_Qᵀ, dₖ, X, "="
+_MATHS = re.compile(r"[_ᵀₖⱼ√·=\ue000]|^[A-Za-z]$")   # a symbol, not a word: W<sub>Q</sub>ᵀ, dₖ, X, "="
+# While a title is wrapped, <sub> and </sub> stand in as one private-use character each: a subscript takes
+# about a letter's width, not the eleven characters of its tags.
+_SUB, _UNSUB = "\ue000", "\ue001"
 
 
 def _glued(text: str) -> str:
     """``text`` with the spaces inside parentheses and between two symbols made non-breaking, so a wrapped
-    title never splits a formula: "(X W_Qᵀ)" or "M = W_Qᵀ W_K" stays on one line."""
+    title never splits a formula: "(X W<sub>Q</sub>ᵀ)" or "M = W<sub>Q</sub>ᵀ W<sub>K</sub>" stays on one line."""
     depth, out = 0, []
     for ch in text:
         depth += (ch == "(") - (ch == ")")
@@ -96,7 +102,9 @@ def _glued(text: str) -> str:
 def title_lines(title: str, width: int = TITLE_CHARS) -> str:
     """``title`` broken between words into lines of at most ``width`` characters (its own <br>s kept),
     never inside a formula."""
-    return "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
+    title = title.replace("<sub>", _SUB).replace("</sub>", _UNSUB)
+    lines = "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
+    return lines.replace(_SUB, "<sub>").replace(_UNSUB, "</sub>")
 
 
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:

@@ -69,9 +69,9 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
     traces = [
         {"type": "bar", "x": labels, "y": tiled, "name": "tiled (FlashAttention)",
          "marker": {"color": palette.VALUE, "pattern": {"shape": ["" if f else "/" for f in fits]}},
-         "hovertemplate": "B_c = %{x}: %{y:.3s}B<extra></extra>"},
+         "hovertemplate": "B<sub>c</sub> = %{x}: %{y:.3s}B<extra></extra>"},
         {"type": "scatter", "x": labels, "y": np.full(len(blocks), float(standard)), "mode": "lines",
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
-    return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
+    return figure(traces, "Tiled traffic against block size", "key block size B<sub>c</sub>", "bytes", height=320,
                   yaxis=log_axis(tiled, standard), xaxis={"type": "category"})

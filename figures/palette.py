@@ -4,6 +4,8 @@ Query, key and value keep their colours everywhere; the four formula stages keep
 LaTeX formula on the formula page is coloured with the same hex codes.
 """
 
+from itertools import pairwise
+
 QUERY = "#0072B2"      # blue
 KEY = "#E69F00"        # orange
 VALUE = "#009E73"      # bluish green
@@ -61,7 +63,7 @@ def scale_colour(scale: list, t: float) -> str:
     """The colour of ``scale`` ([[stop, '#rrggbb'], ...], stops from 0 to 1) at ``t``, mixed channel by channel
     between its two neighbouring stops, as Plotly draws a heatmap cell."""
     t = min(max(float(t), 0.0), 1.0)
-    for (s0, c0), (s1, c1) in zip(scale, scale[1:], strict=False):
+    for (s0, c0), (s1, c1) in pairwise(scale):
         if t <= s1:
             f = 0.0 if s1 == s0 else (t - s0) / (s1 - s0)
             mixed = [a + f * (b - a) for a, b in zip(rgb(c0), rgb(c1), strict=True)]
