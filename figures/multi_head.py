@@ -93,7 +93,9 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   annotations=notes,
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
                   yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 70, "b": 80}})
+                  # The top margin holds the title and, under it, the row of head names: at 70 px a title on
+                  # two lines touched "head 1" (Plotly centres the title in the margin).
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 72, "t": 90, "b": 80}})
 
 
 def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None,
