@@ -45,7 +45,9 @@ SITE_CSS = """
   [class*="__step__bar"] [data-testid="stColumn"]:nth-child(2) { flex: 1 1 0 !important; min-width: 0 !important; }
   /* A metric's label wraps instead of ending in an ellipsis: in a narrow column of a row of metrics its end
      ("… of 384", "… unscaled") was never seen. */
-  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * {
+  /* (Its boxes only: KaTeX's hidden MathML copy must keep its own overflow, or it widens the page.) */
+  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] div, [data-testid="stMetricLabel"] p,
+  [data-testid="stMetricLabel"] label {
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
     height: auto !important; }
   /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
