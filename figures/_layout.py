@@ -15,6 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from figures import palette
+
 # Smallest type on any chart, in px: tick, token and word labels read from the back row and on a phone.
 # Presenter mode (ui/charts.py) scales every size by PRESENTER_SCALE, so 14 becomes at least 18.
 FONT = 14
@@ -51,10 +53,13 @@ def log_axis(*series) -> dict:
     return {"type": "log", "exponentformat": "power", "dtick": max(1, math.ceil(decades / LOG_TICKS))}
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
 def text_px(labels, size: int = FONT) -> int:
     """About how wide the longest label (its longest line) draws at this font size, in px: for a margin
     that holds text labels (a learner's tokens, a list of titles) without making Plotly grow it."""
-    longest = max((len(line) for t in labels for line in str(t).split("<br>")), default=0)
+    longest = max((len(_TAG.sub("", line)) for t in labels for line in str(t).split("<br>")), default=0)
     return int(0.55 * size * longest) + 6
 
 
@@ -73,12 +78,15 @@ def _merge(base: dict, extra: dict) -> dict:
 
 
 _NBSP = "\u00a0"
-_MATHS = re.compile(r"[_ᵀₖⱼ√·=]|^[A-Za-z]$")        # a symbol, not a word: W_Qᵀ, dₖ, X, "="
+_MATHS = re.compile(r"[_ᵀₖⱼ√·=\ue000]|^[A-Za-z]$")   # a symbol, not a word: W<sub>Q</sub>ᵀ, dₖ, X, "="
+# While a title is wrapped, <sub> and </sub> stand in as one private-use character each: a subscript takes
+# about a letter's width, not the eleven characters of its tags.
+_SUB, _UNSUB = "\ue000", "\ue001"
 
 
 def _glued(text: str) -> str:
     """``text`` with the spaces inside parentheses and between two symbols made non-breaking, so a wrapped
-    title never splits a formula: "(X W_Qᵀ)" or "M = W_Qᵀ W_K" stays on one line."""
+    title never splits a formula: "(X W<sub>Q</sub>ᵀ)" or "M = W<sub>Q</sub>ᵀ W<sub>K</sub>" stays on one line."""
     depth, out = 0, []
     for ch in text:
         depth += (ch == "(") - (ch == ")")
@@ -94,7 +102,9 @@ def _glued(text: str) -> str:
 def title_lines(title: str, width: int = TITLE_CHARS) -> str:
     """``title`` broken between words into lines of at most ``width`` characters (its own <br>s kept),
     never inside a formula."""
-    return "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
+    title = title.replace("<sub>", _SUB).replace("</sub>", _UNSUB)
+    lines = "<br>".join(wrapped(_glued(part), width) for part in title.split("<br>")).replace(_NBSP, " ")
+    return lines.replace(_SUB, "<sub>").replace(_UNSUB, "</sub>")
 
 
 def _common(title: str, x_title: str, y_title: str, height: int, legend: bool) -> dict:
@@ -151,7 +161,7 @@ def figure(traces: list[dict], title: str, x_title: str = "", y_title: str = "",
         m = merged["margin"]
         merged["legend"] = merged["legend"] | {"y": -LEGEND_DROP / max(merged["height"] - m["t"] - m["b"], 60)}
     merged = _explicit_fonts(merged)
-    data = [_with_hover(_readable_heatmap(t), merged) for t in traces]
+    data = [_with_hover(_readable_heatmap(t, merged), merged) for t in traces]
     if validate:
         return go.Figure({"data": data, "layout": merged})
     merged["template"] = pio.templates[merged["template"]].to_plotly_json()
@@ -178,20 +188,70 @@ def _explicit_fonts(layout: dict) -> dict:
     return out
 
 
-def _readable_heatmap(trace: dict) -> dict:
-    """A heatmap with its cell numbers at CELL_FONT and its colour bar's title beside the bar, not above its
-    top tick label (where the two overlapped)."""
+def _readable_heatmap(trace: dict, layout: dict) -> dict:
+    """A heatmap with its cell numbers at CELL_FONT, each in black or white against its own cell (see
+    _cell_text), and its colour bar's title beside the bar, not above its top tick label (where the two
+    overlapped)."""
     if trace.get("type") != "heatmap":
         return trace
     out = dict(trace)
     if "texttemplate" in out:
         out["textfont"] = {"size": CELL_FONT} | out.get("textfont", {})
+        if out["texttemplate"] == "%{text}" and out.get("text") is not None and isinstance(out.get("colorscale"), list):
+            out["textfont"] = {"color": palette.BLACK} | out["textfont"]
+            out["text"] = _cell_text(out, layout.get("plot_bgcolor", ""))
     bar = out.get("colorbar")
     if isinstance(bar, dict) and isinstance(bar.get("title"), dict):
         bar = bar | {"title": {"side": "right"} | bar["title"]}
     if out.get("showscale", True):                         # the theme's 12 px otherwise (see _explicit_fonts)
         out["colorbar"] = _merge({"tickfont": {"size": FONT}}, bar if isinstance(bar, dict) else {})
     return out
+
+
+def _colour_range(z: np.ndarray, trace: dict) -> tuple[float, float]:
+    """The values at the two ends of a heatmap's colour scale, as Plotly sets them: zmin and zmax when given,
+    else the data's range, made symmetric about zmid when there is one."""
+    if trace.get("zmin") is not None and trace.get("zmax") is not None:
+        return float(trace["zmin"]), float(trace["zmax"])
+    finite = z[np.isfinite(z)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if trace.get("zmid") is not None:
+        mid = float(trace["zmid"])
+        half = max(hi - mid, mid - lo)
+        return mid - half, mid + half
+    return lo, hi
+
+
+def _shown(value: object) -> str:
+    """A cell's text as Plotly's %{text} shows a number (1.0 as "1", -0.0 as "0"), or the text itself."""
+    if isinstance(value, str | np.str_):
+        return str(value)
+    v = float(value)
+    return str(int(v)) if v.is_integer() else repr(v)
+
+
+def _cell_text(trace: dict, background: str) -> list[list[str]]:
+    """Each cell's text, wrapped in white where white reads better than the trace's black on that cell's
+    colour. Plotly's own choice (#444 or white, by brightness) left some numbers at about 3:1 on mid-blue
+    cells; black or white is always at least 4.58:1. A gap (NaN) cell shows the plot's background, which
+    must then be an opaque colour: on a transparent one the theme decides, and no single colour reads on both."""
+    z = np.atleast_2d(np.asarray(trace["z"], dtype=float))
+    text = np.atleast_2d(np.asarray(trace["text"], dtype=object))
+    lo, hi = _colour_range(z, trace)
+    opaque = background.startswith(("#", "rgb("))
+    rows = []
+    for z_row, t_row in zip(z, text, strict=True):
+        row = []
+        for value, label in zip(z_row, t_row, strict=True):
+            shown = _shown(label)
+            if np.isfinite(value):
+                cell = palette.scale_colour(trace["colorscale"], 0.5 if hi == lo else (value - lo) / (hi - lo))
+            else:
+                cell = background if opaque else None
+            white = cell is not None and palette.text_on(cell) == palette.WHITE
+            row.append(f'<span style="color:{palette.WHITE}">{shown}</span>' if white else shown)
+        rows.append(row)
+    return rows
 
 
 def _axis_title(layout: dict, ref: str) -> str:

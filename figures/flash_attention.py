@@ -44,7 +44,12 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},
                   yaxis2={"title": {"text": "ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero"},
-                  override={"margin": {"r": 96, "b": 158}})          # the ℓ axis's ticks and title, without automargin
+                  override={"margin": {"r": 96, "b": 158}})  # the ℓ axis and the legend, without automargin
+
+
+def _short(n: int) -> str:
+    """A power-of-two length as context lengths are written: 256, 1K, 4K, 16K (K = 1,024)."""
+    return f"{n // 1024}K" if n >= 1024 else str(n)
 
 
 def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray, current: int) -> go.Figure:
@@ -55,12 +60,15 @@ def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray,
         {"type": "scatter", "x": lengths, "y": tiled, "mode": "lines+markers", "name": "tiled (FlashAttention)",
          "line": {"color": palette.VALUE, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
     ]
-    # Every other power of two on N: seven five-character labels collided at presenter size.
-    return figure(traces, "Main-memory traffic of one head's forward pass", "sequence length N", "bytes",
-                  height=320, xaxis={"type": "log", "dtick": np.log10(4), "tickformat": ",d"},
+    # Every other power of two on N, written as context lengths are (4K = 4,096): seven five-character labels
+    # collided at presenter size, and "1,024 4,096 16,384" still did in a half-width column at 1024 px.
+    ticks = [int(n) for n in lengths if int(n) & (int(n) - 1) == 0 and int(np.log2(n)) % 2 == 0]
+    return figure(traces, "Main-memory traffic of one head's forward pass", "length N (1K = 1,024)",
+                  "bytes", height=320,
+                  xaxis={"type": "log", "tickvals": ticks, "ticktext": [_short(n) for n in ticks]},
                   yaxis=log_axis(standard, tiled),
                   shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],
-                  override={"margin": {"b": 144}})     # the power-of-ten ticks stand taller than plain ones
+                  override={"margin": {"b": 144}})     # the legend under the ticks, without automargin
 
 
 def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: np.ndarray) -> go.Figure:
@@ -70,9 +78,9 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
     traces = [
         {"type": "bar", "x": labels, "y": tiled, "name": "tiled (FlashAttention)",
          "marker": {"color": palette.VALUE, "pattern": {"shape": ["" if f else "/" for f in fits]}},
-         "hovertemplate": "B_c = %{x}: %{y:.3s}B<extra></extra>"},
+         "hovertemplate": "B<sub>c</sub> = %{x}: %{y:.3s}B<extra></extra>"},
         {"type": "scatter", "x": labels, "y": np.full(len(blocks), float(standard)), "mode": "lines",
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
-    return figure(traces, "Tiled traffic against block size", "key block size B_c", "bytes", height=320,
+    return figure(traces, "Tiled traffic against block size", "key block size B<sub>c</sub>", "bytes", height=320,
                   yaxis=log_axis(tiled, standard), xaxis={"type": "category"}, override={"margin": {"b": 144}})

@@ -30,7 +30,8 @@ def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
     colours = [palette.SCORES if i <= d_k else palette.NEUTRAL for i in idx]
     bars = {"type": "bar", "x": [f"σ{i}" for i in idx], "y": values, "marker": {"color": colours},
             "text": [f"{v:.3g}" for v in values], "textposition": "outside", "cliponaxis": False}
-    return figure([bars], f"Singular values of M = W_Qᵀ W_K (dₖ = {d_k})", "singular value", "size", height=300,
+    return figure([bars], f"Singular values of M = W<sub>Q</sub>ᵀ W<sub>K</sub> (dₖ = {d_k})", "singular value", "size",
+                  height=300,
                   yaxis={"range": [0, max(float(values.max()), 1e-9) * 1.25]})
 
 
@@ -41,8 +42,9 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
     traces = [
         {"type": "bar", "x": d_ks, "y": ranks, "name": "rank of M (measured)", "marker": {"color": colours}},
         {"type": "scatter", "x": d_ks, "y": np.minimum(d_ks, d_model), "mode": "lines+markers",
-         "name": "ceiling min(dₖ, d_model)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
+         "name": "ceiling min(dₖ, d<sub>model</sub>)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
     ]
-    return figure(traces, "How much of the d_model space M can use", "dₖ (rows of W_Q and W_K)", "rank", height=300,
+    return figure(traces, "How much of the d<sub>model</sub> space M can use",
+                  "dₖ (rows of W<sub>Q</sub> and W<sub>K</sub>)", "rank", height=300,
                   override={"margin": {"b": 150}},
                   xaxis={"dtick": 1}, yaxis={"range": [0, d_model + 0.5], "dtick": 1})

@@ -21,6 +21,7 @@ COLOUR_BAR_R, CROSS_BOTTOM = 108, 164
 # edge (under its axis title).
 SCENE_HEIGHT, SCENE_TOP, SCENE_BOTTOM, SCENE_BAR_DROP = 900, 50, 110, 44
 SCENE_PLOT_H = SCENE_HEIGHT - SCENE_TOP - SCENE_BOTTOM
+BLOCKED = "#bdbdbd"          # a masked cell: light grey, 11:1 under its black "×"
 
 
 def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labels: list[str],
@@ -35,9 +36,15 @@ def masked_weights_figure(weights: np.ndarray, mask: np.ndarray | None, row_labe
             "zmax": 1.0, "colorscale": palette.WEIGHT_SCALE, "text": text, "texttemplate": "%{text}",
             "colorbar": {"title": {"text": "weight"}, "thickness": 10}, "hoverongaps": False,
             "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+    # Ranges that end at the cells' edges and no grid lines: the grey behind a blocked cell shows only there.
+    n_q, n_k = weights.shape
     return figure([heat], title, "key: the token looked at", "query: the token looking", height=340,
-                  yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": COLOUR_BAR_R, "b": 80}})
+                  xaxis={"range": [-0.5, n_k - 0.5], "showgrid": False, "zeroline": False},
+                  yaxis={"range": [n_q - 0.5, -0.5], "showgrid": False, "zeroline": False},
+                  # A blocked cell has no colour of its own: the plot's grey shows through, the same in both
+                  # themes, so its "×" can be drawn in black (see _layout._cell_text).
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": COLOUR_BAR_R, "b": 80},
+                            "plot_bgcolor": BLOCKED})
 
 
 def cross_weights_figure(weights: np.ndarray, patch_labels: list[str], words: list[str]) -> go.Figure:

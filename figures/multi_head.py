@@ -93,7 +93,9 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   annotations=notes,
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
                   yaxis={"autorange": "reversed"},
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 84, "t": 70, "b": 80}})
+                  # The top margin holds the title and, under it, the row of head names: at 70 px a title on
+                  # two lines touched "head 1" (Plotly centres the title in the margin). r: the colour bar.
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 84, "t": 90, "b": 80}})
 
 
 def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None,
@@ -156,10 +158,10 @@ def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n
     """Multiply-adds per stage for one head of full width against n_heads heads of width d_model / n_heads."""
     # Bars across, the stages down the left: under upright bars, the stage names wrapped into the legend on a
     # phone.
-    bars = [{"type": "bar", "orientation": "h", "y": stages, "x": one_head, "name": "1 head, dₖ = d_model",
+    bars = [{"type": "bar", "orientation": "h", "y": stages, "x": one_head, "name": "1 head, dₖ = d<sub>model</sub>",
              "marker": {"color": palette.NEUTRAL}},
             {"type": "bar", "orientation": "h", "y": stages, "x": many_heads,
-             "name": f"{n_heads} heads, dₖ = d_model / {n_heads}", "marker": {"color": palette.QUERY}}]
+             "name": f"{n_heads} heads, dₖ = d<sub>model</sub> / {n_heads}", "marker": {"color": palette.QUERY}}]
     return figure(bars, "Multiply-adds per stage, one layer", "multiply-adds", "stage", height=360,
                   barmode="group", yaxis={"autorange": "reversed"},
                   override={"margin": {"l": text_px(stages) + TITLED_LABEL_PAD}})

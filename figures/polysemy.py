@@ -25,7 +25,7 @@ WORD_SIZE, HIGHLIGHT_SIZE, STATIC_SIZE, Z_SIZE = 9, 15, 14, 16          # marker
 MAP_MARGIN = {"l": 74, "r": 16}
 MAP_HEIGHT = 360
 LEGEND_PX = 30                      # what figures._layout.figure adds to a figure's height for its legend
-SENSE_VIEWS = views((250, 1400), MAP_HEIGHT, presenter=(380, 1400))
+SENSE_VIEWS = views((250, 1400), MAP_HEIGHT, presenter=(260, 1400))   # 260: its column at 1024 px, presenting
 WIDE_VIEWS = views((278, 1400), MAP_HEIGHT, presenter=(500, 1400))
 
 

@@ -55,9 +55,10 @@ def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:
     """Self-attention weights [n, n]: row i is where token i's query sends its attention; the diagonal is 'itself'."""
     w = np.asarray(weights, dtype=float)
     heatmap = {"type": "heatmap", "z": w, "x": tokens, "y": tokens, "colorscale": palette.WEIGHT_SCALE,
-               "zmin": 0, "zmax": 1, "text": np.round(w, 3), "texttemplate": "%{text}",
-               "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
+               "zmin": 0, "zmax": 1, "text": np.round(w, 2), "texttemplate": "%{text}",
+               # No colour bar, two decimals: every cell carries its number, and in the narrow column of a
+               # projector at 1024 px the bar's room and a third decimal left cells too small for "0.029".
+               "showscale": False, "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
     return figure([heatmap], "Who attends to whom", "key of token (attended to)", "query of token (attending)",
                   height=320, yaxis={"autorange": "reversed"},
-                  # r: the colour bar
-                  override={"margin": {"l": text_px(tokens) + TITLED_LABEL_PAD, "r": 88, "b": 80}})
+                  override={"margin": {"l": text_px(tokens) + TITLED_LABEL_PAD, "r": 16, "b": 80}})

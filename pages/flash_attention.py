@@ -67,7 +67,8 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     cols[1].metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
                    f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
     cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
-                   help="e^(m_old − m_new): what the sum and output kept so far are multiplied by.")
+                   help=r"$e^{m_{\text{old}} - m_{\text{new}}}$: what the sum and output kept so far are "
+                        "multiplied by.")
     cols[3].metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
@@ -160,7 +161,7 @@ def traffic(shown: int) -> None:
     a, b, c = st.columns(3)
     n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params")
     d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
-    bc = c.select_slider("Key block size B_c", BLOCKS, 256, key="fa_bc", bind="query-params")
+    bc = c.select_slider("Key block size $B_c$", BLOCKS, 256, key="fa_bc", bind="query-params")
     t = flash_attention.flash_traffic(n, d, bc)
     cols = st.columns(3)
     cols[0].metric("plain: bytes moved", mb(t.standard.bytes))
@@ -176,7 +177,7 @@ def traffic(shown: int) -> None:
     left, right = st.columns(2)
     with left:
         chart(built(traffic_figure, np.array(LENGTHS), t.standard_curve, t.tiled_curve, n),
-              f"Bytes to and from main memory against N, for d = {d} and B_c = {bc} (log–log): the plain count "
+              f"Bytes to and from main memory against N, for d = {d} and $B_c$ = {bc} (log–log): the plain count "
               "grows like N², the tiled one like N²d²/M.",
               lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t.standard_curve,
                                     "tiled bytes": t.tiled_curve}), key="fa_fig_traffic")
@@ -184,7 +185,7 @@ def traffic(shown: int) -> None:
         chart(built(block_figure, np.array(BLOCKS), t.block_curve, float(t.standard.bytes), t.fits),
               f"Tiled bytes against the block size at N = {n:,}: bigger blocks mean fewer passes over the queries, "
               "until they no longer fit on chip (hatched bars).",
-              lambda: pd.DataFrame({"B_c": BLOCKS, "tiled bytes": t.block_curve, "fits on chip": t.fits}),
+              lambda: pd.DataFrame({"key block size": BLOCKS, "tiled bytes": t.block_curve, "fits on chip": t.fits}),
               key="fa_fig_blocks")
     frame.note("modelled")
 
@@ -200,7 +201,7 @@ def traffic(shown: int) -> None:
             f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
             f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
             # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
-            f"| One head, N = {n:,}, d = {d} | plain | tiled, B_c = {bc} |\n| :--- | ---: | ---: |\n"
+            f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
             + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
                 ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
                 ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),

@@ -33,7 +33,7 @@ def predict_mutual(A: np.ndarray, i: int, j: int, mode: str) -> bool:
         answer, how = (1, "the grid is lopsided") if forward > back else (2, "the grid is lopsided the other way")
     why = f"With these weights “{a}” → “{b}” scores {forward:.3f} and “{b}” → “{a}” scores {back:.3f}: {how}."
     if mode == MODES[0]:
-        why += (" The preset's W_Q makes pronouns ask for things and its W_K makes nouns offer themselves, so the "
+        why += (" The preset's $W_Q$ makes pronouns ask for things and its $W_K$ makes nouns offer themselves, so the "
                 "pronoun looks at its noun, not the other way round.")
     options = [fill(c.text, a=a, b=b) for c in frame.text.predictions["mutual"].choices]
     return frame.predict("mutual", options=options, answer=answer, why=why, a=a, b=b)
@@ -65,17 +65,18 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     if mode == MODES[1]:
         a, b = st.columns(2)
         seed = a.slider("Seed", 0, 99, 0, key="lp_seed", bind="query-params")
-        d_k = b.slider("dₖ (rows of W_Q and W_K)", 1, D_MODEL, 2, key="lp_dk", bind="query-params",
-                       help=f"d_model is {D_MODEL}; a smaller dₖ squeezes every comparison through fewer numbers.")
+        d_k = b.slider("dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2, key="lp_dk", bind="query-params",
+                       help=f"$d_{{\\text{{model}}}}$ is {D_MODEL}; a smaller dₖ squeezes every comparison through "
+                            "fewer numbers.")
         return *core.random_projections(d_k, D_MODEL, np.random.default_rng(seed)), seed
     preset = DATA["preset"]
     a, b = st.columns(2)
     with a:
-        W_Q = matrix_input("W_Q (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", cols=D_MODEL,
+        W_Q = matrix_input("$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", cols=D_MODEL,
                            help="Each row turns a word's 4 numbers into one number of its query.")
     with b:
-        W_K = matrix_input("W_K (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", cols=D_MODEL,
-                           help="Same shape as W_Q: each row makes one number of a key.")
+        W_K = matrix_input("$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", cols=D_MODEL,
+                           help="Same shape as $W_Q$: each row makes one number of a key.")
     return W_Q, W_K, 0
 
 
@@ -102,7 +103,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     with right:
         shown = predict_mutual(learned.scores, i, j, mode)
         if shown:
-            chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W_Qᵀ)(X W_Kᵀ)ᵀ"),
+            chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W<sub>Q</sub>ᵀ)(X W<sub>K</sub>ᵀ)ᵀ"),
                   f"Query of each row's word against the key of each column's word. "
                   f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
                   key="lp_fig_learned")
@@ -125,8 +126,8 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
     d_k_now = learned.Q.shape[1]
     c = st.columns(3)
     c[0].metric("dₖ", d_k_now)
-    c[1].metric("d_model", D_MODEL)
-    c[2].metric("rank of M = W_Qᵀ W_K", learned.rank)
+    c[1].metric(r"$d_{\text{model}}$", D_MODEL)
+    c[2].metric(r"rank of $M = W_Q^\top W_K$", learned.rank)
     left, right = st.columns(2)
     with left:
         sv = core.singular_values(learned.M)
@@ -139,7 +140,7 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
         d_ks = np.arange(1, D_MODEL + 1)
         ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(seed))
         chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
-              "Random W_Q, W_K at each dₖ: the rank of M never passes dₖ.",
+              "Random $W_Q$, $W_K$ at each dₖ: the rank of M never passes dₖ.",
               lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
 
 
@@ -147,7 +148,7 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
 # reruns this part of the page only (not the entry script, the header, the sentence or the footer).
 @frame.fragment
 def weights_and_scores(step: int) -> None:
-    st.subheader("Choose W_Q and W_K")
+    st.subheader("Choose $W_Q$ and $W_K$")
     mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", bind="query-params")
     W_Q, W_K, seed = choose_weights(mode)
     learned = None
@@ -155,7 +156,7 @@ def weights_and_scores(step: int) -> None:
         try:
             learned = core.bilinear_scores(X, W_Q, W_K)
         except ValueError as err:
-            st.error(f"W_Q and W_K do not fit together: {message(err)}", icon=":material/error:")
+            st.error(f"$W_Q$ and $W_K$ do not fit together: {message(err)}", icon=":material/error:")
     if step < Step.SCORES:
         return
     raw = core.bilinear_scores(X, np.eye(D_MODEL), np.eye(D_MODEL))     # W_Q = W_K = I gives X Xᵀ

@@ -135,7 +135,7 @@ def wirings(n_words: int) -> None:
         f"| cross-attention (this picture) | the image patches | the prompt's words "
         f"| {GRID * GRID} × {n_words} |\n"
         "| cross-attention (translation) | the sentence being written | the encoded source sentence "
-        "| n_target × n_source |\n")
+        "| target length × source length |\n")
 
 
 # One fragment: the prompt and the picture drive the cross-attention charts.

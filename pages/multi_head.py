@@ -21,6 +21,7 @@ DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data"
                      .read_text(encoding="utf-8"))
 LABELS, X = core.token_table(DATA["tokens"])
 D_MODEL, FEATURES = X.shape[1], DATA["features"]
+D_MODEL_TEX = r"$d_{\text{model}}$"                # the model's width, in inline KaTeX
 W_Q, W_K = np.array(DATA["weights"]["W_Q"], dtype=float), np.array(DATA["weights"]["W_K"], dtype=float)
 MIX = DATA["weights"]["W_O_mixing"]
 SWAP = np.roll(np.eye(D_MODEL), D_MODEL // 2, axis=1)        # column j ↔ column j + d_model/2
@@ -44,10 +45,10 @@ def heads_list(cells: list[tuple[int, int]]) -> str:
 class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
-    SPLIT = "Split d_model into heads"
+    SPLIT = "Split the model into heads"
     SUBSPACE = "Each head compares in its own subspace"
-    VALUES = "W_V: what a token gives"
-    CONCAT = "Concatenate, then W_O mixes"
+    VALUES = "The values: what a token gives"
+    CONCAT = "Concatenate, then mix the heads"
     REAL_HEADS = "All 12 heads of a real layer"
     COST = "What it costs"
 
@@ -65,11 +66,12 @@ with st.expander("The embeddings X (one row per word)"):
 def split(n: int) -> core.MultiHeadTrace:
     """Section ①: d_model cut into n heads, shown on Q with the preset weights. Returns that trace."""
     d_k = D_MODEL // n
-    st.markdown(f"**d_model = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
-                f"1–{d_k} of Q = X·W_Q, K = X·W_K and V = X·W_V" + (f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
+    st.markdown(f"**{D_MODEL_TEX} = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
+                f"1–{d_k} of $Q = XW_Q$, $K = XW_K$ and $V = XW_V$" + (f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
                                                                   if n > 1 else "") + ", and so on.")
     base = core.multi_head_attention(X, W_Q, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
-    chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n, "Q = X·W_Q, cut into heads"),
+    chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n,
+                "Q = X·W<sub>Q</sub>, cut into heads"),
           f"Each row is one word's query: {D_MODEL} numbers, {n} block(s) of {d_k}. A head sees only its block.",
           lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
     return base
@@ -81,7 +83,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wq_head = matrix_input(f"Head 1's columns of W_Q ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
+    wq_head = matrix_input(f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
                            rows=D_MODEL, cols=d_k, height=230,
                            help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
@@ -101,21 +103,21 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
                                index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]), key="mh_fig_heads")
     moved = np.abs(trace.weights - base.weights).max(axis=(1, 2))
     if not np.array_equal(wq, W_Q):
-        st.markdown(f"Against the preset W_Q, head 1's weights moved by up to **{moved[0]:.4f}**"
-                    + (f"; the other heads' by **{moved[1:].max():.4f}**: their columns of W_Q and W_K are not "
+        st.markdown(f"Against the preset $W_Q$, head 1's weights moved by up to **{moved[0]:.4f}**"
+                    + (f"; the other heads' by **{moved[1:].max():.4f}**: their columns of $W_Q$ and $W_K$ are not "
                        "head 1's." if n > 1 else "."))
     elif n > 1:
-        st.caption("Edit head 1's columns of W_Q above: the page will measure how far each head's weights move.")
+        st.caption("Edit head 1's columns of $W_Q$ above: the page will measure how far each head's weights move.")
     return wq, trace
 
 
 def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | None:
     """Section ③: head 1's columns of W_V, edited: the weights stay, the outputs move. Returns W_V, or None
     until the input is valid."""
-    st.subheader("③ W_V: what a word gives, apart from what it is matched on")
+    st.subheader("③ $W_V$: what a word gives, apart from what it is matched on")
     frame.note("values")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wv_head = matrix_input(f"Head 1's columns of W_V ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
+    wv_head = matrix_input(f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
                            key=f"mh_wv{n}", rows=D_MODEL, cols=d_k, height=230,
                            help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
@@ -126,10 +128,10 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     d_out = np.abs(valued.head_outputs - trace.head_outputs).max(axis=(1, 2))
     d_w = float(np.abs(valued.weights - trace.weights).max())
     if np.array_equal(wv, np.eye(D_MODEL)):
-        st.caption("W_V is the identity: each head hands on its own columns of the features. Edit head 1's "
+        st.caption("$W_V$ is the identity: each head hands on its own columns of the features. Edit head 1's "
                    "columns above to change what it gives.")
     else:
-        st.markdown(f"Your W_V against the identity: the **weights** of every head moved by **{d_w:.4f}** (W_V "
+        st.markdown(f"Your $W_V$ against the identity: the **weights** of every head moved by **{d_w:.4f}** (W_V "
                     f"is not in softmax(Qₕ Kₕᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
                     + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
     col_names = [f"c{j + 1}" for j in range(D_MODEL)]
@@ -144,16 +146,16 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
 @frame.fragment
 def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
     """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
-    st.subheader("④ Concatenate, then W_O mixes")
+    st.subheader("④ Concatenate, then $W_O$ mixes")
     frame.note("mixing")
-    mix = st.toggle("Let W_O mix the heads", False, key="mh_mix", bind="query-params",
-                    help=f"Off: W_O = I passes the concatenation through. On: each output number takes {MIX:g} of "
+    mix = st.toggle("Let $W_O$ mix the heads", False, key="mh_mix", bind="query-params",
+                    help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes {MIX:g} of "
                          "the matching number in the other half.")
     mixed = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
     chart(built(blocks_figure, mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
-                "Output = Concat(…)·W_O"),
-          (f"W_O mixes: output column j = {1 - MIX:g}·c_j + {MIX:g}·c_(j±{D_MODEL // 2})." if mix else
-           "W_O = I: the output is the concatenation, each block still one head's alone."),
+                "Output = Concat(…)·W<sub>O</sub>"),
+          (f"$W_O$ mixes: output column j = {1 - MIX:g}·$c_j$ + {MIX:g}·$c_{{j \\pm {D_MODEL // 2}}}$." if mix else
+           "$W_O = I$: the output is the concatenation, each block still one head's alone."),
           lambda: table(mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key="mh_fig_output")
     st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in mixed.output[IT]) + "].")
 
@@ -165,7 +167,7 @@ def small_heads(step: int) -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
-                     bind="query-params", help="d_model = 8 must split evenly, so 1, 2 or 4 heads."))
+                     bind="query-params", help=f"{D_MODEL_TEX} = {D_MODEL} must split evenly, so 1, 2 or 4 heads."))
     base = split(n)
     if step < Step.SUBSPACE or (edited := subspace(n, base)) is None:
         return
@@ -255,7 +257,8 @@ def cost(T: int) -> None:
     st.subheader("⑥ What it costs")
     frame.note("cost")
     one, many = core.attention_cost(T, 384, 1), core.attention_cost(T, 384, 12)
-    stages = ["X·W_Q, X·W_K, X·W_V", "Q_h K_hᵀ", "weights · V_h", "Concat · W_O"]
+    stages = ["X·W<sub>Q</sub>, X·W<sub>K</sub>, X·W<sub>V</sub>", "Q<sub>h</sub> K<sub>h</sub>ᵀ",
+              "weights · V<sub>h</sub>", "Concat · W<sub>O</sub>"]
     c = st.columns(3)
     c[0].metric("weights, 1 head of 384", f"{one.params:,}")
     c[1].metric("weights, 12 heads of 32", f"{many.params:,}")

@@ -24,14 +24,18 @@ def vectors_table(p: core.Projection) -> pd.DataFrame:
                         columns=["vector", "x", "y", "length"]).set_index("vector")
 
 
+# The two shadows in inline KaTeX, for Markdown and captions.
+PROJ_K, PROJ_Q = r"$\operatorname{proj}_k(q)$", r"$\operatorname{proj}_q(k)$"
+
+
 def shadows_compared(p: core.Projection, back: core.Projection, scale: float) -> str:
     """Do the two shadows coincide, and why: read off the two projections, never assumed."""
     if np.allclose(p.parallel, back.parallel, rtol=0, atol=1e-9 * max(scale, 1.0)):
         if core.tidy_zero(p.score, scale) == 0.0:
             return "The two shadows coincide here, because q and k are at right angles: both shadows are (0, 0)."
         return "The two shadows coincide here, because q and k are the same vector: each is the other's shadow."
-    said = (f"The two shadows are **different vectors**: proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}) "
-            f"lies along k, proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}) along q.")
+    said = (f"The two shadows are **different vectors**: {PROJ_K} = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}) "
+            f"lies along k, {PROJ_Q} = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}) along q.")
     if core.tidy_zero(abs(p.score) - np.linalg.norm(p.q) * np.linalg.norm(p.k), scale) == 0.0:
         said += " q and k are parallel, so each one's shadow on the other is itself: equal only if q = k."
     return said
@@ -116,13 +120,13 @@ def swap(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None
         score = fmt(p.score, scale)
         a, b = st.columns(2)
         with a:
-            chart(built(projection_figure, p, title="proj_k(q): q's shadow on k", height=380, legend=False),
-                  f"proj_k(q) = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
+            chart(built(projection_figure, p, title="proj<sub>k</sub>(q): q's shadow on k", height=380, legend=False),
+                  f"{PROJ_K} = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
                   None, key="pr_fig_qk")
         with b:
             chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
-                        "proj_q(k): k's shadow on q", 380, legend=False),
-                  f"proj_q(k) = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
+                        "proj<sub>q</sub>(k): k's shadow on q", 380, legend=False),
+                  f"{PROJ_Q} = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
                   f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
         st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "
                     + shadows_compared(p, back, scale))

@@ -154,9 +154,10 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
-    bias = st.slider("LSTM forget-gate bias b_f", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
+    bias = st.slider("LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
                      bind="query-params",
-                     help="The forget gate is f = σ(b_f + …): a larger bias holds it nearer 1, so the cell keeps more.")
+                     help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, so "
+                          "the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     cols = st.columns(3)
@@ -165,7 +166,7 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     cols[2].metric("attention: token 1 → out", f"{race.attention[0]:.3g}",
                    help="The gradient from token 1 to the last attention output.")
     ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
-    st.markdown(f"With b_f = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
+    st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
                 f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
                 f"{keep ** (length - 1):.3g}; "
                 f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "

@@ -13,6 +13,7 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 
 import numpy as np
@@ -259,3 +260,124 @@ def test_every_axis_legend_and_colour_bar_names_its_own_font_size(drawn):
                 bare += [(name, a, "tickfont") for a in ("aaxis", "baxis", "caxis")
                          if (fig.layout.ternary[a].tickfont.size or 0) < FONT]
     assert not bare, bare[:20]
+
+
+def _wcag_luminance(rgb: tuple[float, float, float]) -> float:
+    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _wcag_contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    hi, lo = sorted((_wcag_luminance(a), _wcag_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _decoded(values) -> np.ndarray:
+    if isinstance(values, dict) and "bdata" in values:                  # Plotly 6's typed arrays
+        flat = np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+        shape = values.get("shape")
+        return flat.reshape([int(n) for n in str(shape).split(",")]) if shape else flat
+    return np.asarray(values, dtype=object)
+
+
+def _heatmap_cells(fig: go.Figure):
+    """(cell colour as Plotly draws it, text colour, text) for every numbered heatmap cell of ``fig``. The cell
+    colour comes from Plotly's own colour-scale sampler (plotly.colors), not from figures/palette."""
+    import re
+
+    from plotly.colors import sample_colorscale, unlabel_rgb
+
+    layout = fig.to_dict()["layout"]
+    for trace in fig.to_dict()["data"]:
+        if trace.get("type") != "heatmap" or "texttemplate" not in trace:
+            continue
+        z = np.atleast_2d(_decoded(trace["z"]).astype(float))
+        text = np.atleast_2d(_decoded(trace["text"]))
+        finite = z[np.isfinite(z)]
+        lo, hi = trace.get("zmin"), trace.get("zmax")
+        if lo is None or hi is None:
+            lo, hi = float(finite.min()), float(finite.max())
+            if trace.get("zmid") is not None:
+                half = max(hi - trace["zmid"], trace["zmid"] - lo)
+                lo, hi = trace["zmid"] - half, trace["zmid"] + half
+        base = (trace.get("textfont") or {}).get("color")
+        for value, label in zip(z.ravel(), text.ravel(), strict=True):
+            label = str(label)
+            span = re.fullmatch(r'<span style="color:(#[0-9a-fA-F]{6})">(.*)</span>', label)
+            colour = span.group(1) if span else base
+            if np.isfinite(value):
+                t = 0.5 if hi == lo else min(max((value - lo) / (hi - lo), 0.0), 1.0)
+                cell = unlabel_rgb(sample_colorscale(trace["colorscale"], [t], colortype="rgb")[0])
+            else:
+                cell = layout.get("plot_bgcolor", "")
+                cell = unlabel_rgb(cell) if cell.startswith("rgb(") else cell
+            yield cell, colour, span.group(2) if span else label
+
+
+def test_every_heatmap_cell_number_is_at_least_4_5_to_1_against_its_own_cell(drawn):
+    """In both themes: each number's colour is set in the figure (black, or white where it reads better),
+    so the theme never picks it, and a gap cell shows an opaque plot background, the same in both themes."""
+    from plotly.colors import hex_to_rgb
+
+    weak, cells = [], 0
+    for name, figs in drawn.items():
+        for fig in figs:
+            for cell, colour, label in _heatmap_cells(fig):
+                cells += 1
+                if not colour or not str(colour).startswith("#"):
+                    weak.append((name, label, "text colour left to the theme", colour))
+                    continue
+                if isinstance(cell, str):
+                    if not cell.startswith("#"):
+                        weak.append((name, label, "gap cell on a transparent background", cell))
+                        continue
+                    cell = hex_to_rgb(cell)
+                ratio = _wcag_contrast(tuple(cell), hex_to_rgb(colour))
+                if ratio < 4.5:
+                    weak.append((name, label, colour, cell, round(ratio, 2)))
+    assert cells > 100, "the pages drew too few numbered cells for this to test anything"
+    assert not weak, weak[:20]
+
+
+def test_heatmap_cells_read_on_every_colour_of_both_scales():
+    """A sweep of each scale from end to end, with and without a zmid, through the shared figure()."""
+    from figures import palette
+    from figures._layout import figure
+
+    values = np.linspace(-1.0, 3.0, 401).reshape(1, -1)
+    figs = [figure([{"type": "heatmap", "z": values, "text": np.round(values, 2), "texttemplate": "%{text}",
+                     "colorscale": scale, **extra}], "sweep")
+            for scale in (palette.WEIGHT_SCALE, palette.DIVERGING_SCALE) for extra in ({}, {"zmid": 0.0})]
+    test_every_heatmap_cell_number_is_at_least_4_5_to_1_against_its_own_cell({"sweep": figs})
+
+
+# Plotly's placeholders (%{x:.3f}) and markup tags say nothing to a reader; an underscore between letters does.
+_PLACEHOLDER = re.compile(r"%\{[^}]*\}|<[^>]*>")
+_RAW_SUBSCRIPT = re.compile(r"[A-Za-z]_[A-Za-z{0-9]")
+# Fields that hold no words a reader sees (enumerations, formats, colours, ids).
+_WORDLESS = ("type", "mode", "hoverinfo", "textposition", "xref", "yref", "xanchor", "yanchor", "anchor", "side",
+             "tickformat", "hoverformat", "family", "color", "bgcolor", "fillcolor", "colorscale", "dash",
+             "symbol", "fill", "ticks", "tickmode", "autorange", "constrain", "matches", "scaleanchor", "uid",
+             "legendgroup", "hovermode", "dragmode", "barmode", "shape", "valign", "align", "sizemode", "layer")
+
+
+def _words(node, path=""):
+    """Every string a chart draws for a reader, with where it sits (the template's own strings excepted)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k not in _WORDLESS and k != "template" and not k.endswith("src"):
+                yield from _words(v, f"{path}.{k}")
+    elif isinstance(node, list | tuple):
+        for v in node:
+            yield from _words(v, path)
+    elif isinstance(node, str):
+        yield path, node
+
+
+def test_no_chart_shows_a_raw_underscore_between_letters(drawn):
+    """W_Q or d_model drawn as typed: a chart writes W<sub>Q</sub> and d<sub>model</sub> (Plotly shows no
+    LaTeX inside Streamlit)."""
+    raw = [(name, where, text) for name, figs in drawn.items() for fig in figs
+           for where, text in _words(fig.to_dict())
+           if _RAW_SUBSCRIPT.search(_PLACEHOLDER.sub(" ", text))]
+    assert not raw, raw[:20]

@@ -14,6 +14,9 @@ LABELS = [t["text"] for t in DATA["tokens"]]
 IT, ROBOT = LABELS.index("it"), LABELS.index("robot")
 
 
+RANK = r"rank of $M = W_Q^\top W_K$"           # the metric's label, in inline KaTeX
+
+
 def naive_score(i, j, W_Q, W_K):
     q = [sum(W_Q[a][m] * X[i][m] for m in range(4)) for a in range(len(W_Q))]
     k = [sum(W_K[a][m] * X[j][m] for m in range(4)) for a in range(len(W_K))]
@@ -49,7 +52,7 @@ def test_random_weights_follow_seed_and_d_k_sets_the_rank():
     for d_k in (1, 3, 4):
         at.slider(key="lp_dk").set_value(d_k).run()
         m = metrics(at)
-        assert m["dₖ"] == str(d_k) and m["rank of M = W_Qᵀ W_K"] == str(min(d_k, 4))
+        assert m["dₖ"] == str(d_k) and m[RANK] == str(min(d_k, 4))
 
 
 def test_typed_weights_change_the_scores_and_bad_ones_show_an_error():
@@ -60,11 +63,11 @@ def test_typed_weights_change_the_scores_and_bad_ones_show_an_error():
     at.text_area(key="lp_wk").set_value("\n".join(",".join(map(str, r)) for r in W)).run()
     m = metrics(at)
     assert m["‖A − Aᵀ‖, learned"] == "0.000"          # W_Q = W_K gives a symmetric grid
-    assert m["rank of M = W_Qᵀ W_K"] == "3"
+    assert m[RANK] == "3"
     for bad in ["", "1, 2", "nan, 1, 2, 3", "<script>x</script>", "1e400, 0, 0, 0", "1,2,3,4\n" * 40]:
         at.text_area(key="lp_wq").set_value(bad).run()
         assert not at.exception and at.error, bad
-        assert "rank of M = W_Qᵀ W_K" not in metrics(at)
+        assert RANK not in metrics(at)
 
 
 def test_prediction_gates_the_learned_heatmap():

@@ -6,6 +6,7 @@ import pytest
 from devtools.apptest import answer, feedback_follows_the_marked_answer, metrics, open_page, reveal, texts
 
 COS50 = np.cos(np.radians(50))
+PROJ_K, PROJ_Q = r"$\operatorname{proj}_k(q)$", r"$\operatorname{proj}_q(k)$"     # as the page writes them
 
 
 def test_defaults_show_the_shadow_and_score_of_the_default_vectors():
@@ -53,13 +54,13 @@ def test_zero_length_k_from_sliders_warns_instead_of_failing():
 def test_prediction_gates_the_side_by_side_shadows():
     at = open_page("projection")
     assert "projection__predict__swap__button" in [b.key for b in at.button]
-    assert "proj_q(k)" not in texts(at)
+    assert PROJ_Q not in texts(at)
     answer(at, "projection__predict__swap", "The score and the shadow vector both stay the same")
     at.button(key="projection__predict__swap__button").click().run()
     out = texts(at)
     shadow_on_q = 3 * COS50 * np.array([COS50, np.sin(np.radians(50))])   # ‖k‖ cos θ along q̂
-    assert f"proj_q(k) = ({shadow_on_q[0]:.3f}, {shadow_on_q[1]:.3f})" in out
-    assert f"proj_k(q) = ({2 * COS50:.3f}, 0.000)" in out
+    assert f"{PROJ_Q} = ({shadow_on_q[0]:.3f}, {shadow_on_q[1]:.3f})" in out
+    assert f"{PROJ_K} = ({2 * COS50:.3f}, 0.000)" in out
     assert any(e.value.startswith("Not quite") and "different vectors" in e.value for e in at.error)
 
 

@@ -19,7 +19,7 @@ import streamlit as st
 
 from ui import classroom, content, controls, entry, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
-from ui.inputs import literal
+from ui.inputs import label_markdown, literal
 
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
 # A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
@@ -257,7 +257,7 @@ def control_label(slug: str, key: str) -> str:
     """The label a learner sees on the control with this key (from the generated table in docs/INPUTS.md),
     quoted and Markdown-escaped; a key no page has (a made-up parameter) is shown escaped, shortened."""
     label = content.control_labels().get((slug, key))
-    return f"“{literal(label)}”" if label else f"“{literal(key[:40])}”"
+    return f"“{label_markdown(label)}”" if label else f"“{literal(key[:40])}”"
 
 
 def _matches_state(key: str, raw: list[str]) -> bool:

@@ -28,15 +28,15 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
         st.session_state[key] = default_text
         if key in st.query_params:
             try:
-                parse_matrix(st.query_params[key], label, cols=cols, rows=rows)
+                parse_matrix(st.query_params[key], _NAME, cols=cols, rows=rows)
                 st.session_state[key] = st.query_params[key]
             except ValueError as err:
                 st.query_params.pop(key, None)
-                st.session_state[refused] = message(err)
+                st.session_state[refused] = _named(err, label)
     # The notice stays until the learner edits the box: a rerun they did not cause must not hide it.
     if refused in st.session_state:
         if st.session_state[key] == default_text:
-            st.warning(f"The link's value for {literal(label)} could not be used ({st.session_state[refused]}), "
+            st.warning(f"The link's value for {label_markdown(label)} could not be used ({st.session_state[refused]}), "
                        "so the default is shown.", icon=":material/link_off:")
         else:
             del st.session_state[refused]
@@ -44,9 +44,9 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     # value, and a tampered matrix in a link must fall back to the default instead.
     text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS)
     try:
-        M = parse_matrix(text, label, cols=cols, rows=rows)
+        M = parse_matrix(text, _NAME, cols=cols, rows=rows)
     except ValueError as err:
-        st.error(message(err), icon=":material/error:")
+        st.error(_named(err, label), icon=":material/error:")
         return None
     if text == default_text:
         st.query_params.pop(key, None)
@@ -58,6 +58,15 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
 def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6) -> pd.DataFrame:
     """A pandas table of a matrix with labelled rows and columns, rounded for display only."""
     return pd.DataFrame(np.round(np.atleast_2d(matrix), digits), index=row_labels, columns=col_labels)
+
+
+# Stands in for a matrix's label inside a parse message until the message is escaped; then the label goes
+# in as Markdown with its maths kept ("$W_Q$" renders, where escaped it would show its dollar signs).
+_NAME = "MatrixInputLabel"
+
+
+def _named(err: Exception, label: str) -> str:
+    return message(err).replace(_NAME, label_markdown(label))
 
 
 def message(err: Exception, limit: int = 300) -> str:
@@ -80,6 +89,15 @@ def literal(text: str, limit: int = 80) -> str:
     text = text if len(text) <= limit else text[: limit - 1] + "…"
     text = _AUTOLINK.sub("\\g<0>" + _JOINER, text)
     return "".join("\\" + ch if ch.isascii() and not ch.isalnum() and not ch.isspace() else ch for ch in text)
+
+
+def label_markdown(label: str, limit: int = 80) -> str:
+    """One of our own control labels, for Markdown: its inline maths ($W_Q$) kept for KaTeX, every other
+    character escaped as ``literal`` does. Only for labels the app itself wrote (never for a learner's text)."""
+    parts = re.split(r"(\$[^$]+\$)", str(label)[:limit])
+    return "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1
+                   else (" " if p[:1].isspace() else "") + literal(p, limit) + (" " if p[-1:].isspace() else "")
+                   for p in parts if p)
 
 
 _JOINER = "\u2060"

@@ -38,6 +38,18 @@ SITE_CSS = """
   /* The step bar's buttons keep their words on one line. */
   [class*="__step__bar"] button { white-space: nowrap; padding-left: 0.7rem; padding-right: 0.7rem; }
   [class*="__step__bar"] button p { white-space: nowrap; }
+  /* ... and their columns take the buttons' width, the label the rest: in equal shares of a narrow column
+     (1024 px with the sidebar open, presenter type) "◀ Back" and "Next ▶" were cut to "◀ …" and "Ne…". */
+  [class*="__step__bar"] [data-testid="stColumn"]:first-child,
+  [class*="__step__bar"] [data-testid="stColumn"]:last-child { flex: 0 0 auto !important; width: auto !important; }
+  [class*="__step__bar"] [data-testid="stColumn"]:nth-child(2) { flex: 1 1 0 !important; min-width: 0 !important; }
+  /* A metric's label wraps instead of ending in an ellipsis: in a narrow column of a row of metrics its end
+     ("… of 384", "… unscaled") was never seen. */
+  /* (Its boxes only: KaTeX's hidden MathML copy must keep its own overflow, or it widens the page.) */
+  [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] div, [data-testid="stMetricLabel"] p,
+  [data-testid="stMetricLabel"] label {
+    white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+    height: auto !important; }
   /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
   @media (max-width: 480px) { [data-testid="stMain"] .katex-display > .katex { font-size: 1.05em; } }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
