@@ -156,7 +156,7 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
                   shapes=[vline(current, {"color": palette.NEUTRAL, "dash": "dot"})],
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [str(d) for d in ticks]},
                   yaxis={"rangemode": "tozero"},
-                  override={"margin": {"b": 160}})                  # up to three legend rows in one column
+                  override={"margin": {"b": 166}})                  # up to three legend rows in one column
 
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
