@@ -2,10 +2,11 @@
 
 (a) reruns the whole page after the move, through AppTest. A server does less when the moved control sits in
 a section of its own (``st.fragment``): it reruns that section alone. Here a real Chromium moves the page's
-named control (``benchmarks.redraw.CONTROLS``, else its first slider or toggle) once to the right and once
-back; its messages are then replayed on one websocket session, timed from sending each move to the server's
-``script_finished``, alternately with the floor page's slider on a server of its own, so both see the same
-machine. The time includes the wire and Streamlit's own handling of the message, for both.
+named control (``benchmarks.redraw.CONTROLS``, else its first slider or toggle) right, left, right and left;
+its last two moves are then replayed on one websocket session (the first move after a page opens may rerun
+the whole page), timed from sending each move to the server's ``script_finished``, alternately with the floor
+page's slider on a server of its own, so both see the same machine. The time includes the wire and
+Streamlit's own handling of the message, for both.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from dataclasses import dataclass
 from benchmarks import redraw, sessions
 from benchmarks.report import TARGETS, ok
 from devtools import harness
+
+# Between two moves: a server's work after it has reported a run finished (its websocket writes, Streamlit's
+# bookkeeping) must not land on the other server's timed run.
+PAUSE = 0.2
 
 
 @dataclass
@@ -44,20 +49,22 @@ def capture(browser, base: str, slug: str) -> tuple[str, list[bytes]] | None:
         runs.settle()
         named = redraw.slider_for(page, slug)
         control = f"slider `{redraw.CONTROLS[slug]}`" if named is not None else ""
-        for step in range(2):
+        moves = []
+        for step in range(4):                    # the last two: a first move may go through the whole page
             done, sent = runs.finished, len(frames)
             moved = redraw.press(page, step, named if named is not None else 0)
             if moved is None:
                 return None
             runs.wait(done)
+            runs.settle()
             control = control or moved
             if len(frames) == sent:
                 return None
+            moves.append(frames[sent])           # the move itself, not a rerun the page made by itself after it
     finally:
         context.close()
-    moves = frames[-2:]
     loads = [f for f in frames if not BackMsg.FromString(f).rerun_script.widget_states.widgets]
-    return control, [(loads or frames)[0], *moves]
+    return control, [(loads or frames)[0], *moves[2:]]
 
 
 def fragment_of(frame: bytes) -> bool:
@@ -87,7 +94,10 @@ async def _alternate(page_url: str, page_frames: list[bytes], floor_url: str, fl
         await _timed(floor_ws, floor_frames[0])
         page_times, floor_times = [], []
         for i in range(n + 2):                           # two warm-up moves of each, not timed
-            f, p = (await _timed(floor_ws, floor_frames[1 + i % 2]), await _timed(page_ws, page_frames[1 + i % 2]))
+            f = await _timed(floor_ws, floor_frames[1 + i % 2])
+            await asyncio.sleep(PAUSE)
+            p = await _timed(page_ws, page_frames[1 + i % 2])
+            await asyncio.sleep(PAUSE)
             if i >= 2:
                 floor_times.append(f)
                 page_times.append(p)
