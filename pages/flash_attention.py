@@ -62,14 +62,14 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     """Query q's running max, rescale factor and running sum after this block, and what the block did."""
     name = f"q{q + 1}"
     rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
-    cols = st.columns(4)
-    cols[0].metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
-    cols[1].metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
+    row.metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
                    f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
-    cols[2].metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
+    row.metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
                    help=r"$e^{m_{\text{old}} - m_{\text{new}}}$: what the sum and output kept so far are "
                         "multiplied by.")
-    cols[3].metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
+    row.metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
                     f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
@@ -111,10 +111,10 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
     st.subheader("The same answer as the plain formula?")
     if frame.predict("same"):
         delta = run.delta
-        cols = st.columns(3)
-        cols[0].metric("max |Δ|, this block size", f"{delta:.2g}")
-        cols[1].metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
-        cols[2].metric("largest output entry", f"{run.largest:.3g}")
+        row = st.container(horizontal=True)                # wraps where a column is narrow
+        row.metric("max |Δ|, this block size", f"{delta:.2g}")
+        row.metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
+        row.metric("largest output entry", f"{run.largest:.3g}")
         st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
                     f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
                     f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
@@ -163,10 +163,10 @@ def traffic(shown: int) -> None:
     d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
     bc = c.select_slider("Key block size $B_c$", BLOCKS, 256, key="fa_bc", bind="query-params")
     t = flash_attention.flash_traffic(n, d, bc)
-    cols = st.columns(3)
-    cols[0].metric("plain: bytes moved", mb(t.standard.bytes))
-    cols[1].metric("tiled: bytes moved", mb(t.tiled.bytes))
-    cols[2].metric("plain ÷ tiled", f"{t.standard.bytes / t.tiled.bytes:.1f}×")
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("plain: bytes moved", mb(t.standard.bytes))
+    row.metric("tiled: bytes moved", mb(t.tiled.bytes))
+    row.metric("plain ÷ tiled", f"{t.standard.bytes / t.tiled.bytes:.1f}×")
     fits = core.fits_in_sram(bc, d, GPU.sram_elements())
     st.markdown(f"At N = {n:,} the plain algorithm writes the {n:,} × {n:,} scores and weights and reads them back: "
                 f"{mb(4 * n * n * 2)} of its {mb(t.standard.bytes)}. The tiled one reads each block of "

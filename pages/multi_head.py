@@ -259,10 +259,10 @@ def cost(T: int) -> None:
     one, many = core.attention_cost(T, 384, 1), core.attention_cost(T, 384, 12)
     stages = ["X·W<sub>Q</sub>, X·W<sub>K</sub>, X·W<sub>V</sub>", "Q<sub>h</sub> K<sub>h</sub>ᵀ",
               "weights · V<sub>h</sub>", "Concat · W<sub>O</sub>"]
-    c = st.columns(3)
-    c[0].metric("weights, 1 head of 384", f"{one.params:,}")
-    c[1].metric("weights, 12 heads of 32", f"{many.params:,}")
-    c[2].metric(f"multiply-adds at T = {T}", f"{many.multiply_adds:,}",
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("weights, 1 head of 384", f"{one.params:,}")
+    row.metric("weights, 12 heads of 32", f"{many.params:,}")
+    row.metric(f"multiply-adds at T = {T}", f"{many.multiply_adds:,}",
                 help=f"One head of width 384: {one.multiply_adds:,}.")
     chart(built(cost_figure, stages, [one.projections, one.scores, one.blend, one.mixing],
                 [many.projections, many.scores, many.blend, many.mixing], 12),

@@ -73,10 +73,10 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
 def the_bound(rho: float, steps: int, length: int) -> None:
     """Step 1, after the prediction: ‖J‖ᵀ⁻¹, what it means, and the bound against distance."""
     bound = float(core.gradient_bound(rho, steps))
-    cols = st.columns(3)
-    cols[0].metric("steps from token 1 to token T", steps)
-    cols[1].metric("bound ‖J‖ᵀ⁻¹", f"{bound:.3g}")
-    cols[2].metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("steps from token 1 to token T", steps)
+    row.metric("bound ‖J‖ᵀ⁻¹", f"{bound:.3g}")
+    row.metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
     st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
                 f"its way through the chain to token {length}.")
     if bound == 0.0:
@@ -98,11 +98,11 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
     """Step 2: a real RNN's and a real attention head's gradients from every token to the last position."""
     st.subheader("A real RNN and a real attention head")
     frame.note("chain")
-    cols = st.columns(3)
-    cols[0].metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
-    cols[1].metric("token 1 → attention out", f"{r.attention[0]:.3g}",
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
+    row.metric("token 1 → attention out", f"{r.attention[0]:.3g}",
                    help="The gradient from token 1 to the last attention output.")
-    cols[2].metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
+    row.metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
     chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
           "Gradient norm from each input token to the last position, against distance (log scale). "
           "The RNN's values stay under its bound; attention's do not fall with distance.",
@@ -115,11 +115,11 @@ def path_length(length: int, steps: int) -> None:
     """Step 3: path length and sequential steps, at this T and for N = 2 … 500."""
     st.subheader("Path length and parallel steps")
     seq = core.sequential_steps(length)
-    cols = [*st.columns(2), *st.columns(2)]            # two rows of two: four labels fit a projector's column
-    cols[0].metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
-    cols[1].metric("attention path", f"{core.path_lengths(length)['attention']} step")
-    cols[2].metric("RNN: in sequence", seq["rnn"], help="Steps that must run one after another.")
-    cols[3].metric("attention: in sequence", seq["attention"], help="Steps that must run one after another.")
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("RNN path, token 1 → T", f"{steps} step" + ("" if steps == 1 else "s"))
+    row.metric("attention path", f"{core.path_lengths(length)['attention']} step")
+    row.metric("RNN: in sequence", seq["rnn"], help="Steps that must run one after another.")
+    row.metric("attention: in sequence", seq["attention"], help="Steps that must run one after another.")
     paths = rnn_vs_attention.path_curves()
     chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
           "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
@@ -160,10 +160,10 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
                           "the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
-    cols = st.columns(3)
-    cols[0].metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
-    cols[1].metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
-    cols[2].metric("attention: token 1 → out", f"{race.attention[0]:.3g}",
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
+    row.metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
+    row.metric("attention: token 1 → out", f"{race.attention[0]:.3g}",
                    help="The gradient from token 1 to the last attention output.")
     ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
@@ -194,12 +194,12 @@ def fixed_state(seed: int) -> None:
                  bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
-    cols = [*st.columns(2), *st.columns(2)]            # two rows of two: four labels fit a projector's column
-    cols[0].metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
-    cols[1].metric("best state: recalled", f"{here.best_state[0]:.0%}",
+    row = st.container(horizontal=True)                # wraps where a column is narrow
+    row.metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
+    row.metric("best state: recalled", f"{here.best_state[0]:.0%}",
                    help=f"The best that any state of {d} numbers can do.")
-    cols[2].metric("attention: recalled", f"{here.attention[0]:.0%}")
-    cols[3].metric("comparisons / recall", f"{int(here.comparisons[0]):,}",
+    row.metric("attention: recalled", f"{here.attention[0]:.0%}")
+    row.metric("comparisons / recall", f"{int(here.comparisons[0]):,}",
                    help="Query–key comparisons attention makes for one recall.")
     st.markdown(f"k = {k} facts into d = {d} numbers"
                 + (f": with k ≤ d the best state holds them all, and the additive cell recalls "
