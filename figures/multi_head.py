@@ -82,7 +82,8 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
     rows = [escape(t) for t in row_labels]
     heat = {"type": "heatmap", "z": matrix, "x": list(range(d)), "y": rows, "colorscale": palette.DIVERGING_SCALE,
             "zmin": -top, "zmax": top, "text": np.round(matrix, 2), "texttemplate": "%{text}",
-            "colorbar": {"thickness": 10}, "hovertemplate": "%{y}, column %{x}: %{z:.4f}<extra></extra>"}
+            # No colour bar: every cell states its number, and on a phone the eight columns need its width.
+            "showscale": False, "hovertemplate": "%{y}, column %{x}: %{z:.4f}<extra></extra>"}
     d_k = d // n_heads
     shapes = [{"type": "line", "x0": b * d_k - 0.5, "x1": b * d_k - 0.5, "xref": "x", "y0": 0, "y1": 1,
                "yref": "y domain", "line": {"color": palette.NEUTRAL, "width": 3}} for b in range(1, n_heads)]
@@ -94,8 +95,8 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},
                   yaxis={"autorange": "reversed"},
                   # The top margin holds the title and, under it, the row of head names: at 70 px a title on
-                  # two lines touched "head 1" (Plotly centres the title in the margin). r: the colour bar.
-                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 84, "t": 90, "b": 80}})
+                  # two lines touched "head 1" (Plotly centres the title in the margin).
+                  override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 24, "t": 90, "b": 80}})
 
 
 def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked: int | None = None,

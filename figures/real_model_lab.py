@@ -52,7 +52,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
     heatmap = {"type": "heatmap", "z": weights, "x": cats, "y": cats, "zmin": 0.0,
                "zmax": max(float(weights.max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
                "hovertemplate": "%{y} → %{x}: %{z:.3f}<extra></extra>",
-               "colorbar": {"title": {"text": "weight"}, "thickness": 12}}
+               "colorbar": {"title": {"text": "weight"}, "thickness": 10, "xpad": 2}}   # fits r = 96
     height = int(min(max(380, ROW_PX * T + 160), 1400))
     rows = -(-T * ROW_PX // (height - 160))                  # label every rows-th token on the y-axis
     cols = -(-T // X_LABELS)
@@ -60,7 +60,7 @@ def attention_heatmap(weights: np.ndarray, tokens: list[str], title: str) -> go.
         "xaxis": {**_ticks(text, cols, cats), "tickangle": -90, "side": "bottom"},
         "yaxis": {**_ticks(text, rows, cats), "autorange": "reversed"},
         # Room for the longest token, across on the left and upright below; r holds the colour bar.
-        "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 108, "t": 56, "b": text_px(text) + 76},
+        "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 96, "t": 56, "b": text_px(text) + 76},
     })
 
 
