@@ -87,7 +87,14 @@ _CHART_NAMES_JS = """
 (function () {
   if (window.__attnChartNames) return;
   window.__attnChartNames = true;
-  var text = function (el) { return el ? el.textContent.replace(/\\s+/g, " ").trim() : ""; };
+  // KaTeX writes each formula twice, as MathML for screen readers and as HTML for the eye; a name is plain
+  // text, so it takes the HTML copy alone ("W" and "Q" of W_Q, without the zero-width spaces).
+  var text = function (el) {
+    if (!el) return "";
+    var copy = el.cloneNode(true);
+    copy.querySelectorAll(".katex-mathml").forEach(function (m) { m.remove(); });
+    return copy.textContent.replace(/\\u200b/g, "").replace(/\\s+/g, " ").trim();
+  };
   var name = function () {
     document.querySelectorAll('[data-testid="stPlotlyChart"]').forEach(function (chart) {
       var box = chart.closest('[data-testid="stElementContainer"]');
@@ -103,7 +110,11 @@ _CHART_NAMES_JS = """
     });
   };
   var pending = null;
-  new MutationObserver(function () { clearTimeout(pending); pending = setTimeout(name, 150); })
+  // At most 150 ms after a change, even while changes keep coming (a debounce that restarted on each one
+  // could wait as long as a busy page kept changing).
+  new MutationObserver(function () {
+    if (pending === null) pending = setTimeout(function () { pending = null; name(); }, 150);
+  })
     .observe(document.body, {childList: true, subtree: true, characterData: true});
   name();
 })();

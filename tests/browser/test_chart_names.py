@@ -10,11 +10,14 @@ from ui.content import page_index
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+# A caption's words as a reader hears them: a formula once (KaTeX's visible copy, not its MathML twin).
 NAMES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].map(plot => {
   const figure = plot.closest('[data-testid=stPlotlyChart]');
   const caption = figure.closest('[data-testid=stElementContainer]').nextElementSibling;
+  const copy = caption ? caption.cloneNode(true) : null;
+  if (copy) copy.querySelectorAll('.katex-mathml').forEach(m => m.remove());
   return {role: figure.getAttribute('role'), name: figure.getAttribute('aria-label') || '',
-          caption: caption ? caption.innerText.trim() : ''};
+          caption: copy ? copy.innerText.replace(/\\u200b/g, '').trim() : ''};
 })"""
 
 
