@@ -35,7 +35,9 @@ class Move:
 
 
 def capture(browser, base: str, slug: str) -> tuple[str, list[bytes]] | None:
-    """What a real browser sent for ``slug``: its first run, then the control moved and moved back."""
+    """What a real browser sent for ``slug``: its first run, then its third and fourth moves of the control
+    (right, then back left), each the first message after its key press; None when the page has no control
+    to move or a move sent nothing."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     context = browser.new_context(viewport={"width": 1400, "height": harness.TALL})
@@ -43,7 +45,7 @@ def capture(browser, base: str, slug: str) -> tuple[str, list[bytes]] | None:
     runs = harness.Runs(page)
     frames: list[bytes] = []
     page.on("websocket", lambda ws: ws.on(
-        "framesent", lambda f: frames.append(f) if isinstance(f, bytes) and sessions._is_rerun(f) else None))
+        "framesent", lambda f: frames.append(f) if isinstance(f, bytes) and sessions.is_rerun(f) else None))
     try:
         runs.open(harness.page_url(base, slug))
         runs.settle()
@@ -106,17 +108,19 @@ async def _alternate(page_url: str, page_frames: list[bytes], floor_url: str, fl
 
 def moves(browser, base: str, slugs: list[str], n: int) -> list[Move]:
     """Each page's named move, alternately with the floor page's (served on its own for the duration)."""
-    ws = base.replace("http://", "ws://") + "/_stcore/stream"
+    def stream(http: str) -> str:
+        return http.replace("http://", "ws://") + "/_stcore/stream"
+
     out = []
     with harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
         floor = capture(browser, floor_base, "home")
-        floor_ws = floor_base.replace("http://", "ws://") + "/_stcore/stream"
         for slug in slugs:
             got = capture(browser, base, slug)
             if got is None or floor is None:
                 continue
             control, frames = got
-            page_times, floor_times = sessions.run_in_thread(_alternate(ws, frames, floor_ws, floor[1], n))
+            timed = _alternate(stream(base), frames, stream(floor_base), floor[1], n)
+            page_times, floor_times = sessions.run_in_thread(timed)
             out.append(Move(slug, control, fragment_of(frames[1]), statistics.median(page_times) * 1000,
                             statistics.median(floor_times) * 1000))
     return out

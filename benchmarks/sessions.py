@@ -28,7 +28,7 @@ def capture_scripts(browser, base: str, slugs: list[str]) -> list[Script]:
         runs = harness.Runs(page)
         script = Script(slug)
         page.on("websocket", lambda ws, s=script: ws.on(
-            "framesent", lambda f: s.frames.append(f) if isinstance(f, bytes) and _is_rerun(f) else None))
+            "framesent", lambda f: s.frames.append(f) if isinstance(f, bytes) and is_rerun(f) else None))
         runs.open(harness.page_url(base, slug))
         for step in range(2):
             done = runs.finished
@@ -41,7 +41,7 @@ def capture_scripts(browser, base: str, slugs: list[str]) -> list[Script]:
     return scripts
 
 
-def _is_rerun(frame: bytes) -> bool:
+def is_rerun(frame: bytes) -> bool:
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     return BackMsg.FromString(frame).WhichOneof("type") == "rerun_script"
