@@ -199,6 +199,29 @@ def test_students_follow_the_page_the_slider_and_the_step():
         assert st.slider(key="sd_dk").value == 16
 
 
+def test_a_cleared_cache_ends_no_class():
+    """Any client may send Streamlit's clear_cache message, which empties every st.cache_data and
+    st.cache_resource for every session: the rooms, who follows them and the threads that wake them are kept."""
+    from streamlit.runtime import caching
+
+    from ui import wake
+
+    pres, code, key = start_class(present="1")
+    student = fresh(room=code)
+    go(pres, "sqrt_dk")
+    student.run()
+    rooms, registry = classroom.room_store(), wake.followers()
+    caching.cache_data.clear()                                # what AppSession does for clear_cache
+    caching.cache_resource.clear()
+    assert classroom.room_store() is rooms and wake.followers() is registry
+    assert classroom.room_store().is_presenter(code, key)
+    pres.slider(key="sd_dk").set_value(256).run()
+    assert not pres.exception and snapshot(code).controls["sd_dk"] == ["256"]
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    assert student.slider(key="sd_dk").value == 256
+
+
 def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_wakes():
     from ui import wake
 

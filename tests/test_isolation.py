@@ -266,7 +266,6 @@ CACHE_NAMES = {"cache_data", "cache_resource"}
 # Each name must be a function without parameters (checked below), or the exemption does not apply.
 LOAD_ONCE = {
     "load_model": "the lab's small BERT, loaded once per server and shared read-only by every session",
-    "room_store": "the live classroom's one room store per server; its own limits bound it (classroom/store.py)",
 }
 
 

@@ -20,7 +20,7 @@ import attention_core as core
 from devtools.apptest import ROOT, open_page
 from ui import charts, models
 from ui.lessons import polysemy, real_model_lab, rnn_vs_attention, sqrt_dk
-from ui.lru import ByteLRU, deep_size
+from ui.lru import ByteLRU, deep_size, once
 
 MB = 2**20
 
@@ -82,6 +82,35 @@ def test_byte_lru_sweep_drops_only_what_nobody_read_for_max_idle():
     now[0] = 60.0
     assert cache.sweep() == 2 and len(cache) == 0 and cache.nbytes == 0
     assert ByteLRU(100, 10, len).sweep() == 0, "without max_idle nothing expires"
+
+
+def test_once_makes_one_value_for_every_thread_and_retries_after_a_failure():
+    made, gate = [], threading.Event()
+
+    @once
+    def value() -> object:
+        gate.wait(5)                                    # every thread arrives before the first call returns
+        made.append(object())
+        if len(made) == 1:
+            raise RuntimeError("the first try fails")
+        return made[-1]
+
+    got: list[object] = []
+
+    def ask() -> None:
+        try:
+            got.append(value())
+        except RuntimeError:
+            got.append(None)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for t in threads:
+        t.start()
+    gate.set()
+    for t in threads:
+        t.join(10)
+    assert len(made) == 2 and got.count(None) == 1 and got.count(made[1]) == 7
+    assert value() is made[1] and len(made) == 2
 
 
 def test_deep_size_counts_arrays_and_strings():

@@ -47,6 +47,7 @@ from figures.classroom import poll_figure
 from ui import controls, navigation, present, wake
 from ui.content import Check, page_index
 from ui.inputs import literal
+from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -80,10 +81,11 @@ LOST_PRESENTER = ("The connection to the class came back, but the class itself w
                   "start a new class and give your students its new code.")
 
 
-@st.cache_resource
+@once
 def room_store() -> RoomStore:
-    """One store per server process (a single entry: no arguments): Redis when ATTENTION_REDIS_URL or
-    ``[classroom] redis_url`` in .streamlit/secrets.toml names one (replicas share the rooms), else in-process."""
+    """One store per server process, kept whatever any client asks (a cleared cache would end every class):
+    Redis when ATTENTION_REDIS_URL or ``[classroom] redis_url`` in .streamlit/secrets.toml names one
+    (replicas share the rooms), else in-process."""
     try:
         secret = st.secrets.get("classroom", {}).get("redis_url")
     except (FileNotFoundError, AttributeError):         # no secrets file, or no [classroom] table in it
@@ -302,40 +304,21 @@ def _changed(code: str, section: wake.Section | None = None) -> None:
         wake.wake(code, section)
 
 
-_LISTEN_THREAD, _WATCH_THREAD = "attention-classroom-changes", "attention-classroom-watch"
-
-
-class _Relay:
-    """What the listener thread calls for each announcement: the current registry's wake. A cleared cache
-    (any client may ask for one) makes a new registry; the one listener is pointed at it, not doubled."""
-
-    def __init__(self, registry: wake.Followers) -> None:
-        self.registry = registry
-
-    def __call__(self, code: str, section: wake.Section | None = None) -> int:
-        return self.registry.wake(code, section)
+_WATCH_THREAD = "attention-classroom-watch"
 
 
 def _running(name: str) -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == name and t.is_alive()]
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@once
 def _listening() -> bool:
     """Once per process, for a store shared between replicas: wake local followers of any changed room
-    (the listener thread holds the registry itself: it runs outside any script run). Never a second
-    listener: after a cleared cache the running one is handed the new registry."""
+    (the listener thread holds the registry itself: it runs outside any script run)."""
     listen = getattr(room_store(), "listen", None)
     if listen is None:
         return False
-    for thread in _running(_LISTEN_THREAD):
-        relay = getattr(thread, "relay", None)
-        if isinstance(relay, _Relay):
-            relay.registry = wake.followers()
-            return True
-    relay = _Relay(wake.followers())
-    thread = listen(relay)
-    thread.relay = relay
+    listen(wake.followers().wake)
     return True
 
 
@@ -419,7 +402,7 @@ class Watcher:
 
 def start_watcher(store: RoomStore, registry: wake.Followers) -> Watcher:
     """Start a watcher thread, stopping any other first: never more than one per process, however often
-    the cache is cleared (any client may ask for that)."""
+    this is called (the app calls it once, through ``_watcher``)."""
     for thread in _running(_WATCH_THREAD):
         old = getattr(thread, "watcher", None)
         if isinstance(old, Watcher):
@@ -431,7 +414,7 @@ def start_watcher(store: RoomStore, registry: wake.Followers) -> Watcher:
     return watcher
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@once
 def _watcher() -> Watcher:
     """The process's one watcher, started with the first follower (only under a server: AppTest has none,
     and there a follower's next run is its check)."""

@@ -1,4 +1,4 @@
-"""A cache bounded in bytes as well as in entries, shared by every session.
+"""Process-wide values that no client can drop: a cache bounded in bytes as well as in entries, and ``once``.
 
 ``st.cache_data`` and ``st.cache_resource`` bound a cache by its number of entries only, and one lab run
 at 128 tokens holds about a hundred times one at 12: no entry count fits both. This cache is given a
@@ -14,11 +14,33 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from functools import wraps
 from typing import Generic, TypeVar
 
 import numpy as np
 
 V = TypeVar("V")
+
+
+def once(make: Callable[[], V]) -> Callable[[], V]:
+    """``make()`` called once per process, under a lock, its value kept for the process's life.
+
+    For what must outlive a client's ``clear_cache`` message (Streamlit honours it from any client and empties
+    every ``st.cache_resource``, docs/SECURITY.md): the classroom's rooms, its followers and its threads. A
+    first call that raises keeps nothing, so the next call tries again.
+    """
+    lock = threading.Lock()
+    kept: list[V] = []
+
+    @wraps(make)
+    def get() -> V:
+        if not kept:
+            with lock:
+                if not kept:
+                    kept.append(make())
+        return kept[0]
+
+    return get
 
 
 class ByteLRU(Generic[V]):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 
-import streamlit as st
+from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -143,9 +143,9 @@ class Followers:
         return asked
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
+@once
 def followers() -> Followers:
-    """The process's one registry."""
+    """The process's one registry (kept whatever any client asks, like the rooms it follows)."""
     return Followers()
 
 
