@@ -222,6 +222,21 @@ def test_a_cleared_cache_ends_no_class():
     assert student.slider(key="sd_dk").value == 256
 
 
+def test_a_page_switch_overtaken_by_a_rerun_of_the_old_page_switches_again(monkeypatch):
+    """A follower's switch reruns the session on the new page, but a rerun of the old page (a message its
+    browser sent before it knew) can overtake it. The view counts as applied only on the new page."""
+    pres, code, _ = start_class()
+    student = fresh(room=code)
+    go(pres, "sqrt_dk")
+    with monkeypatch.context() as patched:
+        patched.setattr(classroom.st, "switch_page", lambda *args, **kwargs: None)   # its run never comes
+        student.run()
+    assert not student.exception and "sd_dk" not in {s.key for s in student.slider}
+    student.run()                                             # the old page runs again
+    assert not student.exception, [e.value for e in student.exception]
+    assert student.slider(key="sd_dk").value == pres.slider(key="sd_dk").value
+
+
 def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_wakes():
     from ui import wake
 

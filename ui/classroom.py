@@ -234,16 +234,23 @@ def _typed(text: str, like: object) -> object:
 
 
 def _apply(slug: str, snap: Snapshot) -> bool:
-    """Make this session show the snapshot: switch page (as a link would open it) or set the widgets."""
+    """Make this session show the snapshot: switch page (as a link would open it) or set the widgets.
+
+    A switch is counted as applied only by the run on the new page: a rerun of the old page that overtakes
+    it (a message its browser sent before it knew of the switch) then switches again, where marking the
+    version seen first left the student on the old page until the presenter's next change."""
     ss = _ss()
-    ss[_SEEN], ss[_SNAP] = snap.version, snap
-    wake.note(snap.version, ss.get(_ME))
+    ss[_SNAP] = snap
+    switching = bool(snap.page) and snap.page != slug and snap.page in {p.slug for p in page_index()}
+    if not switching:
+        ss[_SEEN] = snap.version
+        wake.note(snap.version, ss.get(_ME))
     if not snap.page:
         return False
     if snap.step:
         ss[controls.step_key(snap.page)] = snap.step
     if snap.page != slug:
-        if snap.page not in {p.slug for p in page_index()}:
+        if not switching:
             return False
         params = {"room": ss[_CODE], **snap.controls}
         if present.active():
