@@ -126,7 +126,7 @@ async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], 
 
 
 async def classroom(base: str, pid: int, n: int, moves: int) -> Result:
-    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+    ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
     code = await open_room(presenter)
     await asyncio.sleep(3)                               # presenter alone: its own ticks only

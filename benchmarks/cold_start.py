@@ -21,7 +21,7 @@ def first_run_seconds(base: str) -> float:
     out = Load(1, [], [], [], 0)
 
     async def main():
-        await session(base.replace("http://", "ws://") + "/_stcore/stream",
+        await session(harness.stream_url(base),
                        Script("home", [frame.SerializeToString()]), out, Window(1, 0))
 
     run_in_thread(main())

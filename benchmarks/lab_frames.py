@@ -137,7 +137,7 @@ def frame(template, ids: dict, text: str | None = None, layer: int | None = None
 def connect(base: str):
     import websockets
 
-    return websockets.connect(base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"],
+    return websockets.connect(harness.stream_url(base), subprotocols=["streamlit"],
                               max_size=None, open_timeout=120, ping_interval=None)
 
 

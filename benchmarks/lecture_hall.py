@@ -83,7 +83,7 @@ class Result:
 
 async def lecture(base: str, pids: dict[str, int], redis: services.RedisServer | None, setup: str, n: int,
                   moves: int) -> Result:
-    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+    ws_url = harness.stream_url(base)
     presenter = HallClient(ws_url, "presenter")
     await presenter.open()
     await presenter.run(timeout=120)

@@ -108,9 +108,6 @@ async def _alternate(page_url: str, page_frames: list[bytes], floor_url: str, fl
 
 def moves(browser, base: str, slugs: list[str], n: int) -> list[Move]:
     """Each page's named move, alternately with the floor page's (served on its own for the duration)."""
-    def stream(http: str) -> str:
-        return http.replace("http://", "ws://") + "/_stcore/stream"
-
     out = []
     with harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
         floor = capture(browser, floor_base, "home")
@@ -119,7 +116,7 @@ def moves(browser, base: str, slugs: list[str], n: int) -> list[Move]:
             if got is None or floor is None:
                 continue
             control, frames = got
-            timed = _alternate(stream(base), frames, stream(floor_base), floor[1], n)
+            timed = _alternate(harness.stream_url(base), frames, harness.stream_url(floor_base), floor[1], n)
             page_times, floor_times = sessions.run_in_thread(timed)
             out.append(Move(slug, control, fragment_of(frames[1]), statistics.median(page_times) * 1000,
                             statistics.median(floor_times) * 1000))

@@ -128,7 +128,7 @@ def run_in_thread(coro):
 def load(base: str, scripts: list[Script], n: int, seconds: float, pace: float = 1.0) -> Load:
     """n sessions arrive together, then each changes its control every ``pace`` seconds for ``seconds``."""
     out = Load(n, [], [], [], 0)
-    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+    ws_url = harness.stream_url(base)
 
     async def main():
         window = Window(n, seconds)

@@ -37,6 +37,11 @@ def page_url(base: str, slug: str, query: str = "") -> str:
     return f"{url}?{query}" if query else url
 
 
+def stream_url(base: str) -> str:
+    """The websocket a page at ``base`` (http://host:port) talks to the server through."""
+    return base.replace("http://", "ws://", 1) + "/_stcore/stream"
+
+
 def _healthy(base: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:

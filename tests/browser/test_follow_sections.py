@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from devtools import harness
 from devtools.ws_client import FINISHED, FINISHED_FRAGMENT, Client, widget_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -22,7 +23,7 @@ WAIT_S = 120                 # generous, for a loaded machine: benchmarks/classr
 
 
 async def _class(base: str, students: int) -> tuple[Client, list[Client]]:
-    ws_url = base.replace("http://", "ws://") + "/_stcore/stream"
+    ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
     await presenter.open()
     await presenter.run(timeout=WAIT_S)

@@ -55,7 +55,7 @@ async def _session(base: str, frames: list[bytes], wait_finish: list[bool]) -> l
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     got = []
-    async with websockets.connect(base.replace("http://", "ws://") + "/_stcore/stream", subprotocols=["streamlit"],
+    async with websockets.connect(harness.stream_url(base), subprotocols=["streamlit"],
                                   max_size=None, open_timeout=60, ping_interval=None) as ws:
         for frame, wait in zip(frames, wait_finish, strict=True):
             await ws.send(frame)
@@ -181,7 +181,7 @@ def test_a_message_over_the_size_limit_is_refused_and_the_server_keeps_serving(o
     assert len(frame) > 2 * 2**20
 
     async def send() -> str:
-        async with websockets.connect(base.replace("http://", "ws://") + "/_stcore/stream",
+        async with websockets.connect(harness.stream_url(base),
                                       subprotocols=["streamlit"], max_size=None, ping_interval=None) as ws:
             await ws.send(frame)
             try:
