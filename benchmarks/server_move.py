@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-import time
 from dataclasses import dataclass
 
 from benchmarks import redraw, sessions
@@ -75,30 +74,19 @@ def fragment_of(frame: bytes) -> bool:
     return bool(BackMsg.FromString(frame).rerun_script.fragment_id)
 
 
-async def _timed(ws, frame: bytes) -> float:
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    t0 = time.perf_counter()
-    await ws.send(frame)
-    while True:
-        msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
-        if msg.WhichOneof("type") == "script_finished":
-            return time.perf_counter() - t0
-
-
 async def _alternate(page_url: str, page_frames: list[bytes], floor_url: str, floor_frames: list[bytes],
                      n: int) -> tuple[list[float], list[float]]:
     import websockets
 
-    kw = {"subprotocols": ["streamlit"], "max_size": None, "open_timeout": 60, "ping_interval": None}
-    async with websockets.connect(page_url, **kw) as page_ws, websockets.connect(floor_url, **kw) as floor_ws:
-        await _timed(page_ws, page_frames[0])
-        await _timed(floor_ws, floor_frames[0])
+    async with websockets.connect(page_url, **sessions.CONNECT) as page_ws, \
+            websockets.connect(floor_url, **sessions.CONNECT) as floor_ws:
+        await sessions.timed_run(page_ws, page_frames[0])
+        await sessions.timed_run(floor_ws, floor_frames[0])
         page_times, floor_times = [], []
         for i in range(n + 2):                           # two warm-up moves of each, not timed
-            f = await _timed(floor_ws, floor_frames[1 + i % 2])
+            f = await sessions.timed_run(floor_ws, floor_frames[1 + i % 2])
             await asyncio.sleep(PAUSE)
-            p = await _timed(page_ws, page_frames[1 + i % 2])
+            p = await sessions.timed_run(page_ws, page_frames[1 + i % 2])
             await asyncio.sleep(PAUSE)
             if i >= 2:
                 floor_times.append(f)

@@ -75,28 +75,38 @@ class Window:
             self.open.set()
 
 
-async def session(ws_url: str, script: Script, out: Load, window: Window, pace: float = 1.0) -> None:
-    import websockets
+# No client pings: a browser sends none, so a busy server must not be failed for missing them.
+CONNECT = {"subprotocols": ["streamlit"], "max_size": None, "open_timeout": 60, "ping_interval": None}
+
+
+async def timed_run(ws, frame: bytes, errors: list[str] | None = None, slug: str = "") -> float:
+    """Send one replayed message and wait for the run it starts to finish: seconds taken. An exception drawn
+    or a compile error is noted in ``errors``, when given (named by ``slug``)."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+    errors = [] if errors is None else errors
+    t0 = time.perf_counter()
+    await ws.send(frame)
+    while True:
+        msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
+        kind = msg.WhichOneof("type")
+        if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
+            errors.append(f"{slug}: exception element")
+        elif kind == "script_finished":
+            if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
+                errors.append(f"{slug}: compile error")
+            return time.perf_counter() - t0
+
+
+async def session(ws_url: str, script: Script, out: Load, window: Window, pace: float = 1.0) -> None:
+    import websockets
+
     async def run(ws, frame: bytes) -> float:
-        t0 = time.perf_counter()
-        await ws.send(frame)
-        while True:
-            msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
-            kind = msg.WhichOneof("type")
-            if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
-                out.errors.append(f"{script.slug}: exception element")
-            elif kind == "script_finished":
-                if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
-                    out.errors.append(f"{script.slug}: compile error")
-                return time.perf_counter() - t0
+        return await timed_run(ws, frame, out.errors, script.slug)
 
     arrived = False
     try:
-        # No client pings: a browser sends none, so a busy server must not be failed for missing them.
-        async with websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None, open_timeout=60,
-                                      ping_interval=None) as ws:
+        async with websockets.connect(ws_url, **CONNECT) as ws:
             out.first_render.append(await run(ws, script.frames[0]))
             window.arrived()
             arrived = True
