@@ -243,8 +243,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
     ss[_SNAP] = snap
     switching = bool(snap.page) and snap.page != slug and snap.page in {p.slug for p in page_index()}
     if not switching:
-        ss[_SEEN] = snap.version
-        wake.note(snap.version, ss.get(_ME))
+        ss[_SEEN] = snap.version                        # the caller (_register) tells the watcher
     if not snap.page:
         return False
     if snap.step:
