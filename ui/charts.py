@@ -17,8 +17,10 @@ from ui import present
 from ui.lru import ByteLRU, deep_size
 
 # A figure counts twice its JSON-ready dict: Plotly's own validated copy plus the sealed dict (see sealed()).
-# The budget holds every lesson's fixed figures many times over, and twenty 128-token heatmaps.
-FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 64 * 2**20, 256
+# The budget holds every lesson's default figures many times over (all twelve lessons' take about 1.2 MB)
+# and about a hundred of the Lab's 128-token heatmaps with their bars (0.23 + 0.06 MB a pair): a class of 30
+# in the Lab keeps each student's current pair (docs/RELIABILITY.md).
+FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 32 * 2**20, 256
 FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()))
 
 # No mode bar: on a touch screen a tap shows it over the chart's title, and the site's own "Show the
