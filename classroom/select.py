@@ -27,7 +27,7 @@ def redis_url(secret_url: str | None = None) -> str | None:
 
 
 def open_store(secret_url: str | None = None) -> RoomStore:
-    """A new store (the caller keeps one per process, e.g. with st.cache_resource).
+    """A new store (the caller keeps one per process: ui.classroom.room_store, which no cleared cache drops).
 
     A Redis store does not connect here: the first call does, and an unreachable Redis then raises
     StoreUnavailable there, where the page shows "Reconnecting to the class…".
