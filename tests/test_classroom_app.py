@@ -237,6 +237,22 @@ def test_a_page_switch_overtaken_by_a_rerun_of_the_old_page_switches_again(monke
     assert student.slider(key="sd_dk").value == pres.slider(key="sd_dk").value
 
 
+def test_a_run_from_the_browsers_old_values_keeps_the_presenters():
+    """A run starts from the widget values the browser sent, which can predate the presenter's change the
+    follower has just applied (a message sent while that run was on its way). The room's values stay."""
+    pres, code, _ = start_class()
+    student = fresh(room=code)
+    go(pres, "sqrt_dk")
+    student.run()
+    old = student.slider(key="sd_dk").value
+    pres.slider(key="sd_dk").set_value(256).run()
+    student.run()
+    assert student.slider(key="sd_dk").value == 256
+    student.slider(key="sd_dk").set_value(old).run()          # the browser's message, sent before it had 256
+    assert not student.exception, [e.value for e in student.exception]
+    assert student.slider(key="sd_dk").value == 256
+
+
 def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_wakes():
     from ui import wake
 

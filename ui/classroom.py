@@ -296,8 +296,18 @@ def _follow_now(slug: str) -> bool:
         return False
     _ss().pop(_OFFLINE, None)
     if snap.version == _ss().get(_SEEN):
+        _hold(slug, snap)
         return False
     return _apply(slug, snap)
+
+
+def _hold(slug: str, snap: Snapshot) -> None:
+    """A run of a view already applied: its controls set to the room's again. The run may come from a message
+    the browser sent before it had the presenter's values, and a run starts from the browser's widget values:
+    without this, such a run would put the old ones back, with the version counted as seen, until the
+    presenter's next change. (A student who wants to move the controls explores on their own.)"""
+    if snap.page == slug:
+        _set_controls(snap)
 
 
 def _changed(code: str, section: wake.Section | None = None) -> None:
@@ -477,6 +487,7 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == ss.get(_SEEN):
+        _hold(slug, snap)
         return drawn_before
     before, owned = ss.get(_SNAP), ss.get(_SECTIONS, {}).get((slug, name))
     if before is None or owned is None or snap.page != slug or \
