@@ -108,6 +108,15 @@ def predict_it(Q: np.ndarray, trace: core.AttentionTrace) -> bool:
                          repaired_key=vec(SELF_K[TOKENS.index("repaired")]))
 
 
+def self_angle(cos: float) -> str:
+    """How a token's query sits against its own key, in words, from their cosine."""
+    if abs(cos) < 0.005:
+        return "is at right angles to"
+    if abs(cos) >= 0.5:
+        return "points along" if cos > 0 else "points against"
+    return "leans a little towards" if cos > 0 else "leans a little away from"
+
+
 # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
 # One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
 @frame.fragment
@@ -136,9 +145,8 @@ def self_attention() -> None:
             top = TOKENS[int(np.argmax(trace.weights[i]))]
             st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
             st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
-            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
-                        + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
-                           else "its query points along its own key, so it mostly looks at itself."))
+            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: its query {self_angle(align[i])} its own "
+                        "key, so it looks " + ("mostly at itself." if top == token else f"mostly at “{top}”."))
 
 
 if shown >= Step.LOOKS_AWAY:
