@@ -69,8 +69,9 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
     padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
     chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
                 "Padding mask" + (" and causal mask" if causal else "")),
-          f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
-          "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
+          ("No padding: every key keeps its weight." if pad == 0 else
+           f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row. The [PAD] rows are still "
+           "computed, and their outputs are simply never used."), lambda: table(padded.weights, pad_labels, pad_labels),
           key="mk_fig_pad")
 
 

@@ -97,7 +97,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
                          answer=int(len(set(tops)) > 1)):
         return None
-    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head(s): where each word looks"),
+    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head{'s' if n > 1 else ''}: where each word looks"),
           "“it” looks most at: " + "; ".join(
               f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
               + f" ({row.max():.2f})" for h, row in enumerate(trace.weights[:, IT])) + ".",

@@ -90,6 +90,11 @@ def test_padding_blocks_the_last_keys_in_every_row():
         np.testing.assert_allclose(got, softmax_rows(SEED, mask), atol=1e-12)
         assert np.all(got[:, ~real] == 0)
         assert figure(at, "mk_fig_pad")["data"][0]["x"][-pad:] == ["[PAD]"] * pad
+        said = [c.value for c in at.caption]
+        assert any(s.startswith(f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0") for s in said), said
+    at.slider(key="mk_pad").set_value(0).run()
+    assert np.all(np.nan_to_num(z(at, "mk_fig_pad")).sum(axis=1) > 0.999)
+    assert any(c.value.startswith("No padding") for c in at.caption)
 
 
 def cross_reference(words, ball=(1, 1), ball_colour="red", ground="green"):
