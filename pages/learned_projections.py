@@ -15,7 +15,7 @@ from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
                      .read_text(encoding="utf-8"))
@@ -54,7 +54,7 @@ step = frame.steps(Step.labels())
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
+    numbers(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])))
 
 
 def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int]:

@@ -15,7 +15,7 @@ from ui.inputs import literal, matrix_input, table
 from ui.lessons import multi_head
 from ui.models import encode
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
                      .read_text(encoding="utf-8"))
@@ -60,7 +60,7 @@ step = frame.steps(Step.labels())
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
+    numbers(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)))
 
 
 def split(n: int) -> core.MultiHeadTrace:

@@ -11,7 +11,7 @@ from ui.frame import lesson
 from ui.inputs import table
 from ui.lessons import queries_keys_values
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
 DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
@@ -35,7 +35,7 @@ shown = frame.steps(Step.labels())
 frame.note("characters")
 
 library = queries_keys_values.video_library()
-st.dataframe(library.shown, width="stretch")
+numbers(library.shown)
 
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
@@ -129,9 +129,9 @@ def self_attention() -> None:
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    st.dataframe(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+    numbers(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
-        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
+        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)))
     if predict_it(Q, trace):
         frame.trap(after=("it_attends",))
         token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
