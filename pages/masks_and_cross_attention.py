@@ -168,7 +168,7 @@ def cross(step: int) -> None:
     ca = core.cross_attention(P, np.vstack([VOCAB[w] for w in words]), words, W_Q, W_K)
     patch_labels = [f"r{i // GRID + 1}c{i % GRID + 1} {n}" for i, n in enumerate(names)]
     # On the chart a patch's kind in one word, so six columns of numbers fit a phone (the table: full labels).
-    short = [f"{lab.split()[0]} {'ball' if 'round' in lab else lab.split()[-1]}" for lab in patch_labels]
+    short = [f"{lab.split()[0]} {'ball' if lab.split()[-1] == 'round' else lab.split()[-1]}" for lab in patch_labels]
     top = [ca.top_label(i) for i in range(GRID * GRID)]
     chart(built(cross_weights_figure, ca.weights, short, words),
           f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "
