@@ -57,9 +57,13 @@ def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+_SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
 def metric(at: AppTest, label: str) -> float:
-    """The number a metric shows (its leading number: "0.4177 nats" → 0.4177)."""
-    return float(re.match(r"[-+0-9.e]+", metrics(at)[label]).group())
+    """The number a metric shows (its leading number: "0.4177 nats" → 0.4177, "2.95 × 10⁻⁵" → 2.95e-05)."""
+    shown = re.match(r"([-+0-9.e]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?", metrics(at)[label])
+    return float(shown.group(1)) * 10.0 ** int((shown.group(2) or "0").translate(_SUPERSCRIPT))
 
 
 def answer(at: AppTest, key: str, text_start: str) -> AppTest:

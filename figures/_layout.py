@@ -82,11 +82,13 @@ _MATHS = re.compile(r"[_ᵀₖⱼ√·=\ue000]|^[A-Za-z]$")   # a symbol, not a 
 # While a title is wrapped, <sub> and </sub> stand in as one private-use character each: a subscript takes
 # about a letter's width, not the eleven characters of its tags.
 _SUB, _UNSUB = "\ue000", "\ue001"
+_STEP = re.compile(r"[①-⑳]")                      # a stage's number belongs with the words it numbers
 
 
 def _glued(text: str) -> str:
-    """``text`` with the spaces inside parentheses and between two symbols made non-breaking, so a wrapped
-    title never splits a formula: "(X W<sub>Q</sub>ᵀ)" or "M = W<sub>Q</sub>ᵀ W<sub>K</sub>" stays on one line."""
+    """``text`` with the spaces inside parentheses, between two symbols and after a circled stage number made
+    non-breaking, so a wrapped title never splits a formula: "(X W<sub>Q</sub>ᵀ)" or "M = W<sub>Q</sub>ᵀ W<sub>K</sub>"
+    stays on one line, and "②" never ends one."""
     depth, out = 0, []
     for ch in text:
         depth += (ch == "(") - (ch == ")")
@@ -94,7 +96,8 @@ def _glued(text: str) -> str:
     words = "".join(out).split(" ")
     joined = words[:1]
     for word in words[1:]:
-        glue = _MATHS.search(joined[-1].split(_NBSP)[-1]) and _MATHS.search(word.split(_NBSP)[0])
+        last = joined[-1].split(_NBSP)[-1]
+        glue = (_MATHS.search(last) and _MATHS.search(word.split(_NBSP)[0])) or _STEP.fullmatch(last)
         joined[-1:] = [joined[-1] + _NBSP + word] if glue else [joined[-1], word]
     return " ".join(joined)
 

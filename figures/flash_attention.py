@@ -43,7 +43,10 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
     return figure(traces, f"{query}: the running max m and sum ℓ, block by block", "block", "m", height=300,
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},
-                  yaxis2={"title": {"text": "ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero"},
+                  # Ticks of its own (Plotly lined them up with m's, at 0.141, 0.86, 1.579 …), no second grid, and
+                  # a title that reads as ℓ (turned on its side, "ℓ" alone looked like "~").
+                  yaxis2={"title": {"text": "sum ℓ"}, "overlaying": "y", "side": "right", "rangemode": "tozero",
+                          "tickmode": "auto", "nticks": 5, "showgrid": False},
                   override={"margin": {"r": 96, "b": 158}})  # the ℓ axis and the legend, without automargin
 
 

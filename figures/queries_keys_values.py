@@ -27,7 +27,7 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
                 "cliponaxis": False, "hovertemplate": f"%{{y}}: %{{x:.4f}}<extra>{name}</extra>"}
 
     traces = [bars(s, palette.SCORES, "score", "x"), bars(w, palette.WEIGHTS, "weight", "x2")]
-    return figure(traces, "① Scores q · kⱼ  →  ② weights softmax(scores / T)", "① score", "item",
+    return figure(traces, "① Scores q · kⱼ → ② weights softmax(scores/T)", "① score", "item",
                   height=ROW_PX * len(rows) + MARGIN["t"] + MARGIN["b"],
                   xaxis={"domain": [0.0, 0.44], "range": [lo - pad * (lo < 0), hi + pad]},
                   xaxis2={"domain": [0.56, 1.0], "range": [0, 1.15], "anchor": "y", "automargin": True,

@@ -57,7 +57,7 @@ def saturation_figure(x: np.ndarray, s: np.ndarray, slope: np.ndarray, spread_ra
         {"type": "scatter", "x": x, "y": slope, "mode": "lines", "name": "slope S(1 − S)",
          "line": {"color": palette.SCORES, "width": 3}},
     ]
-    bands = [vrect(-spread_raw, spread_raw, palette.SCORES, 0.08),
-             vrect(-spread_scaled, spread_scaled, palette.SCALED, 0.18)]
+    bands = [vrect(-spread_raw, spread_raw, palette.SCORES, 0.14),
+             vrect(-spread_scaled, spread_scaled, palette.SCALED, 0.35)]
     return figure(traces, "Saturation: where the slope of S dies", "score gap x", "S(x) and its slope", height=340,
                   shapes=bands, yaxis={"range": [-0.02, 1.05]})

@@ -72,10 +72,10 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     row.metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
-                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ e^(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
+                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ exp(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
     elif rescaled:
         st.markdown(f"**Block {step_no} raised {name}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
-                    f"so the sum and output kept so far are first multiplied by e^({step.m_old[q]:.4g} − "
+                    f"so the sum and output kept so far are first multiplied by exp({step.m_old[q]:.4g} − "
                     f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
                     f"ℓ = {step.l[q]:.4g}.")
     else:

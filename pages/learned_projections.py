@@ -15,7 +15,7 @@ from ui.content import fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
                      .read_text(encoding="utf-8"))
@@ -54,7 +54,7 @@ step = frame.steps(Step.labels())
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])), width="stretch")
+    numbers(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])))
 
 
 def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int]:
@@ -133,8 +133,8 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
         sv = core.singular_values(learned.M)
         chart(built(singular_values_figure, sv, d_k_now),
               f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
-              f"{sv.size} singular values are non-zero (values below σ_max × {D_MODEL} × 2.2e-16, "
-              "rounding noise, print as 0).",
+              f"{sv.size} singular values are non-zero (those under the largest × {D_MODEL} × 2.2 × 10⁻¹⁶ "
+              "are rounding noise and print as 0).",
               lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
     with right:
         d_ks = np.arange(1, D_MODEL + 1)

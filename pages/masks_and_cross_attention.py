@@ -69,8 +69,9 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
     padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
     chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
                 "Padding mask" + (" and causal mask" if causal else "")),
-          f"{pad} padding key(s) get weight 0 in every row. The [PAD] rows are still computed, and their "
-          "outputs are simply never used.", lambda: table(padded.weights, pad_labels, pad_labels),
+          ("No padding: every key keeps its weight." if pad == 0 else
+           f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row. The [PAD] rows are still "
+           "computed, and their outputs are simply never used."), lambda: table(padded.weights, pad_labels, pad_labels),
           key="mk_fig_pad")
 
 
@@ -167,7 +168,7 @@ def cross(step: int) -> None:
     ca = core.cross_attention(P, np.vstack([VOCAB[w] for w in words]), words, W_Q, W_K)
     patch_labels = [f"r{i // GRID + 1}c{i % GRID + 1} {n}" for i, n in enumerate(names)]
     # On the chart a patch's kind in one word, so six columns of numbers fit a phone (the table: full labels).
-    short = [f"{lab.split()[0]} {'ball' if 'round' in lab else lab.split()[-1]}" for lab in patch_labels]
+    short = [f"{lab.split()[0]} {'ball' if lab.split()[-1] == 'round' else lab.split()[-1]}" for lab in patch_labels]
     top = [ca.top_label(i) for i in range(GRID * GRID)]
     chart(built(cross_weights_figure, ca.weights, short, words),
           f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "

@@ -15,7 +15,7 @@ from ui.inputs import literal, matrix_input, table
 from ui.lessons import multi_head
 from ui.models import encode
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
                      .read_text(encoding="utf-8"))
@@ -60,19 +60,21 @@ step = frame.steps(Step.labels())
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    st.dataframe(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)), width="stretch")
+    numbers(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)))
 
 
 def split(n: int) -> core.MultiHeadTrace:
     """Section ①: d_model cut into n heads, shown on Q with the preset weights. Returns that trace."""
     d_k = D_MODEL // n
+    rest = ("" if n == 1 else f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
+            + ("" if n == 2 else f", and so on up to head {n}, columns {D_MODEL - d_k + 1}–{D_MODEL}"))
     st.markdown(f"**{D_MODEL_TEX} = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
-                f"1–{d_k} of $Q = XW_Q$, $K = XW_K$ and $V = XW_V$" + (f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
-                                                                  if n > 1 else "") + ", and so on.")
+                f"1–{d_k} of $Q = XW_Q$, $K = XW_K$ and $V = XW_V${rest}.")
     base = core.multi_head_attention(X, W_Q, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
     chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n,
                 "Q = X·W<sub>Q</sub>, cut into heads"),
-          f"Each row is one word's query: {D_MODEL} numbers, {n} block(s) of {d_k}. A head sees only its block.",
+          f"Each row is one word's query: {D_MODEL} numbers, {n} block{'s' if n > 1 else ''} of {d_k}. "
+          "A head sees only its block.",
           lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
     return base
 
@@ -95,7 +97,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
                          answer=int(len(set(tops)) > 1)):
         return None
-    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head(s): where each word looks"),
+    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head{'s' if n > 1 else ''}: where each word looks"),
           "“it” looks most at: " + "; ".join(
               f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
               + f" ({row.max():.2f})" for h, row in enumerate(trace.weights[:, IT])) + ".",

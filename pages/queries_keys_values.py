@@ -11,7 +11,7 @@ from ui.frame import lesson
 from ui.inputs import table
 from ui.lessons import queries_keys_values
 from ui.steps import Steps
-from ui.tables import fixed_table
+from ui.tables import fixed_table, numbers
 
 TEMPERATURES = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 100.0]
 DEFAULT_QUERY = [1.0, 1.0, 0.0, 0.0]                     # equals the bicycle-chain key: the hard lookup hits
@@ -35,7 +35,7 @@ shown = frame.steps(Step.labels())
 frame.note("characters")
 
 library = queries_keys_values.video_library()
-st.dataframe(library.shown, width="stretch")
+numbers(library.shown)
 
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
@@ -108,6 +108,15 @@ def predict_it(Q: np.ndarray, trace: core.AttentionTrace) -> bool:
                          repaired_key=vec(SELF_K[TOKENS.index("repaired")]))
 
 
+def self_angle(cos: float) -> str:
+    """How a token's query sits against its own key, in words, from their cosine."""
+    if abs(cos) < 0.005:
+        return "is at right angles to"
+    if abs(cos) >= 0.5:
+        return "points along" if cos > 0 else "points against"
+    return "leans a little towards" if cos > 0 else "leans a little away from"
+
+
 # ── The trap: a query orthogonal to its own key ────────────────────────────────────────────────────
 # One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
 @frame.fragment
@@ -120,9 +129,9 @@ def self_attention() -> None:
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    st.dataframe(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+    numbers(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
-        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)), width="stretch")
+        table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)))
     if predict_it(Q, trace):
         frame.trap(after=("it_attends",))
         token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
@@ -136,9 +145,8 @@ def self_attention() -> None:
             top = TOKENS[int(np.argmax(trace.weights[i]))]
             st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")
             st.metric(f"“{token}” attends most to", f"{top} ({trace.weights[i].max():.3f})")
-            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: "
-                        + ("its query points away from its own key, so it looks elsewhere." if abs(align[i]) < 0.5
-                           else "its query points along its own key, so it mostly looks at itself."))
+            st.markdown(f"cos(q, k) for “{token}” is **{align[i]:.2f}**: its query {self_angle(align[i])} its own "
+                        "key, so it looks " + ("mostly at itself." if top == token else f"mostly at “{top}”."))
 
 
 if shown >= Step.LOOKS_AWAY:

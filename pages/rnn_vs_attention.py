@@ -39,6 +39,20 @@ def sci(log10: float) -> str:
     return f"{mantissa:.2g} × 10{str(exponent).translate(SUPERSCRIPT)}"
 
 
+def written(x: float) -> str:
+    """x to three figures as a reader writes it: 0.0295, or 2.95 × 10⁻⁵ where Python would print 2.95e-05."""
+    text = f"{x:.3g}"
+    if "e" not in text or not np.isfinite(x):
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def power(base: float, exponent: int, digits: int = 2) -> str:
+    """base to the power exponent, written with a superscript: 0.90⁹⁹."""
+    return f"{base:.{digits}f}{str(exponent).translate(SUPERSCRIPT)}"
+
+
 def predict_decay(rho: float, steps: int, length: int) -> bool:
     """How much survives the chain? The options are the learner's likely answers for these very numbers."""
     right = sci(steps * np.log10(rho))
@@ -65,9 +79,9 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
             f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
             f"slope 1 − hₜ² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
-            f"{f.product:.3g}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
+            f"{written(f.product)}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
             f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
-            f"token 1 reaches the last state at {r.rnn[0]:.3g}: its gradient {trend}.")
+            f"token 1 reaches the last state at {written(r.rnn[0])}: its gradient {trend}.")
 
 
 def the_bound(rho: float, steps: int, length: int) -> None:
@@ -75,15 +89,15 @@ def the_bound(rho: float, steps: int, length: int) -> None:
     bound = float(core.gradient_bound(rho, steps))
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("steps from token 1 to token T", steps)
-    row.metric("bound ‖J‖ᵀ⁻¹", f"{bound:.3g}")
-    row.metric("attention's bound ‖J‖¹", f"{float(core.gradient_bound(rho, 1)):.3g}")
-    st.markdown(f"**{rho:.2f}^{steps} = {bound:.3g}**: the most that token 1's gradient can be multiplied by on "
+    row.metric("bound ‖J‖ᵀ⁻¹", written(bound))
+    row.metric("attention's bound ‖J‖¹", written(float(core.gradient_bound(rho, 1))))
+    st.markdown(f"**{power(rho, steps)} = {written(bound)}**: the most that token 1's gradient can be multiplied by on "
                 f"its way through the chain to token {length}.")
     if bound == 0.0:
         st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
                 icon=":material/info:")
     if rho > 1:
-        st.warning(f"Above 1 the bound grows instead: {rho:.2f}^{steps} = {bound:.3g}. It no longer promises "
+        st.warning(f"Above 1 the bound grows instead: {power(rho, steps)} = {written(bound)}. It no longer promises "
                    "that anything fades, and a chain that kept stretching by that much would explode, which is "
                    "just as bad for training. Whether a real tanh RNN does is measured below.",
                    icon=":material/warning:")
@@ -99,10 +113,10 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
     st.subheader("A real RNN and a real attention head")
     frame.note("chain")
     row = st.container(horizontal=True)                # wraps where a column is narrow
-    row.metric("token 1 → last RNN state", f"{r.rnn[0]:.3g}")
-    row.metric("token 1 → attention out", f"{r.attention[0]:.3g}",
+    row.metric("token 1 → last RNN state", written(r.rnn[0]))
+    row.metric("token 1 → attention out", written(r.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
-    row.metric("last token → last RNN state", f"{r.rnn[-1]:.3g}")
+    row.metric("last token → last RNN state", written(r.rnn[-1]))
     chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
           "Gradient norm from each input token to the last position, against distance (log scale). "
           "The RNN's values stay under its bound; attention's do not fall with distance.",
@@ -161,20 +175,20 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     row = st.container(horizontal=True)                # wraps where a column is narrow
-    row.metric("RNN: token 1 → last state", f"{race.rnn[0]:.3g}")
-    row.metric("LSTM: token 1 → last state", f"{lstm[0]:.3g}")
-    row.metric("attention: token 1 → out", f"{race.attention[0]:.3g}",
+    row.metric("RNN: token 1 → last state", written(race.rnn[0]))
+    row.metric("LSTM: token 1 → last state", written(lstm[0]))
+    row.metric("attention: token 1 → out", written(race.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
     ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
-                f"the {length - 1} steps from token 1 multiply to about {keep:.3f}^{length - 1} = "
-                f"{keep ** (length - 1):.3g}; "
-                f"the paths through h add to that. Measured, the LSTM keeps {lstm[0]:.3g} of token 1's gradient: "
-                + (f"**{ratio:.3g} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
-                   f"**less** than the tanh RNN's {race.rnn[0]:.3g}, since forget gates this far below 1 fade "
+                f"the {length - 1} steps from token 1 multiply to about {power(keep, length - 1, 3)} = "
+                f"{written(keep ** (length - 1))}; "
+                f"the paths through h add to that. Measured, the LSTM keeps {written(lstm[0])} of token 1's gradient: "
+                + (f"**{written(ratio)} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
+                   f"**less** than the tanh RNN's {written(race.rnn[0])}, since forget gates this far below 1 fade "
                    "faster than the chain." if np.isfinite(ratio) else
                    "the tanh RNN's has underflowed to 0.")
-                + f" Attention's one step keeps {race.attention[0]:.3g}.")
+                + f" Attention's one step keeps {written(race.attention[0])}.")
     chart(built(lstm_figure, race.distance, race.rnn, lstm, race.attention),
           "Gradient norm from each token to the last position against distance (log scale), on the same random "
           "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",

@@ -11,6 +11,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
 from ui.steps import Steps
+from ui.tables import numbers
 
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
@@ -80,7 +81,7 @@ def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, 
     with left:
         st.markdown(f"**{number} {name.capitalize()}**")
         st.caption(how)
-        st.dataframe(table(matrix, q_labels, cols), width="stretch")
+        numbers(table(matrix, q_labels, cols))
     with right:
         chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
               "one column per key." if name != "output" else "Output: one row per query.", None,
@@ -155,7 +156,7 @@ def formula(shown: int) -> None:
             with left:
                 st.markdown("**④ Output**")
                 st.caption("Each output row is the weighted sum Σⱼ αⱼ vⱼ of the value rows.")
-                st.dataframe(table(trace.output, q_labels, d_labels), width="stretch")
+                numbers(table(trace.output, q_labels, d_labels))
             with right:
                 chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                       "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",

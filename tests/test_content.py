@@ -74,3 +74,22 @@ def test_every_lesson_string_keeps_its_latex_when_filled(slug):
         for span in re.findall(r"\$\$?[^$]+\$\$?", s):
             if not re.search(r"(?<![\\^_}])\{[A-Za-z_]\w*(?::[^{}]*)?\}", span):
                 assert span in fill(s, **values), (slug, span)
+
+
+def test_every_note_a_page_folds_has_a_bold_lead_in_for_its_label():
+    """In presenter mode each note a page shows through frame.note sits in an expander labelled by its bold
+    lead-in; a note without one is labelled only "Note", and one with a bold word further in ("With **sliders**")
+    was labelled by that word."""
+    import re
+    from pathlib import Path
+
+    from ui.frame import note_title
+
+    folded = [(path.stem, name) for path in sorted(Path("pages").glob("*.py"))
+              for name in re.findall(r'frame\.note\("(\w+)"\)', path.read_text())]
+    assert len(folded) > 20                                  # the scan found the pages' notes
+    for slug, name in folded:
+        text = load_lesson(slug).notes[name]
+        title = note_title(text)
+        assert text.strip().startswith(f"**{title}**"), (slug, name, title)
+    assert note_title("With **sliders**, you set…") == "Note"

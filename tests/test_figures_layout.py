@@ -78,6 +78,17 @@ def test_a_title_is_never_split_inside_a_formula():
     assert title_lines("How much of the d<sub>model</sub>").count("<br>") == 0
 
 
+def test_a_stage_number_never_ends_a_title_line():
+    from figures._layout import TITLE_CHARS, title_lines
+
+    for title in ("① Scores q · kⱼ → ② weights softmax(scores/T)",
+                  "① Scores go up then ② weights and ③ outputs follow"):
+        lines = title_lines(title).split("<br>")
+        assert len(lines) > 1 and " ".join(lines) == title
+        for line in lines:
+            assert line.rstrip()[-1] not in "①②③④⑤" and len(line) <= TITLE_CHARS, lines
+
+
 def test_each_wrapped_line_adds_its_height_to_the_top_margin_and_the_figure():
     from figures._layout import TITLE_LINE
 

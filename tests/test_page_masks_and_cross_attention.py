@@ -90,6 +90,11 @@ def test_padding_blocks_the_last_keys_in_every_row():
         np.testing.assert_allclose(got, softmax_rows(SEED, mask), atol=1e-12)
         assert np.all(got[:, ~real] == 0)
         assert figure(at, "mk_fig_pad")["data"][0]["x"][-pad:] == ["[PAD]"] * pad
+        said = [c.value for c in at.caption]
+        assert any(s.startswith(f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0") for s in said), said
+    at.slider(key="mk_pad").set_value(0).run()
+    assert np.all(np.nan_to_num(z(at, "mk_fig_pad")).sum(axis=1) > 0.999)
+    assert any(c.value.startswith("No padding") for c in at.caption)
 
 
 def cross_reference(words, ball=(1, 1), ball_colour="red", ground="green"):
@@ -108,6 +113,12 @@ def test_cross_attention_weights_are_patches_by_words():
     assert got.shape == (16, len(words))
     np.testing.assert_allclose(got, cross_reference(words, ball=(1, 1)), atol=1e-12)
     assert "16 × 6, not square" in texts(at)
+    # Each row names what its patch shows, from the scene itself: a "ground" patch is no "ball".
+    _, names = core.scene_patches(4, (1, 1), 2, {k: np.array(v, float) for k, v in PROMPT["parts"].items()},
+                                  "red", "green", horizon=2)
+    kinds = [label.split()[-1] for label in figure(at, "mk_fig_cross")["data"][0]["y"]]
+    assert kinds == [{"round": "ball"}.get(n.split()[-1], n.split()[-1]) for n in names]
+    assert kinds.count("ball") == 4 and kinds.count("ground") == 6 and kinds.count("sky") == 6
 
 
 def test_moving_the_ball_and_recolouring_it_moves_the_weights():

@@ -61,6 +61,12 @@ def test_the_number_of_heads_sets_the_panels_and_their_weights(n):
     for h in range(int(n)):
         np.testing.assert_allclose(got[h], ref.weights[h], atol=1e-12)
     assert f"dₖ = 8 / {n} = {8 // int(n)}" in texts(at)
+    # The sentence names the heads there are: one head reads all 8 columns, the last of four reads 7–8.
+    said = texts(at)
+    assert f"Head 1 reads columns 1–{8 // int(n)} of" in said
+    assert ("head 2 reads" in said) == (int(n) > 1)
+    assert ("and so on up to head 4, columns 7–8." in said) == (n == "4")
+    assert "and so on." not in said and "block(s)" not in said
 
 
 def test_editing_head_1s_queries_moves_head_1_only():

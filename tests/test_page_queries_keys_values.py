@@ -69,8 +69,11 @@ def test_prediction_gates_the_self_attention_result_and_it_looks_away():
     own = next(m for m in at.metric if m.label == "weight of “it” on itself")
     assert float(own.value) < 0.1
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("robot ")
+    assert any("is **0.00**: its query is at right angles to its own key, so it looks mostly at “robot”." in m.value
+               for m in at.markdown)
     at.radio(key="qkv_tok").set_value("robot").run()
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("repaired ")
+    assert any("so it looks mostly at “repaired”." in m.value for m in at.markdown)
 
 
 def test_queries_equal_to_keys_make_every_token_attend_to_itself():
@@ -84,6 +87,8 @@ def test_queries_equal_to_keys_make_every_token_attend_to_itself():
     assert any(s.value.startswith("Yes.") for s in at.success)
     assert float(next(m for m in at.metric if "on itself" in m.label).value) > 0.9
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("it ")
+    assert any("is **1.00**: its query points along its own key, so it looks mostly at itself." in m.value
+               for m in at.markdown)
 
 
 def test_trap_check_feedback():

@@ -28,3 +28,9 @@ def test_the_video_library_is_shared_read_only():
     assert not library.K.flags.writeable and not library.V.flags.writeable
     shown = library.shown.to_pandas()
     assert list(shown.index) == library.titles and shown.shape[0] == library.K.shape[0]
+
+
+def test_a_presented_table_prints_numbers_as_the_grid_does():
+    from ui.tables import _short
+
+    assert [_short(v) for v in (0.9, 0.0, -1e-7, 0.274069, 2.0, -1.25)] == ["0.9", "0", "0", "0.2741", "2", "-1.25"]

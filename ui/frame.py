@@ -11,6 +11,7 @@ following the presenter reruns the same section alone too.
 from __future__ import annotations
 
 import functools
+import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
@@ -26,6 +27,13 @@ STEP_PARAM = "step"                     # ?step=N: the presenter step a shared l
 # start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
 # on the first reveal after a server start (docs/PERFORMANCE.md (i)).
 RIGHT_ICON, WRONG_ICON = ":material/check_circle:", ":material/cancel:"
+
+
+def note_title(text: str) -> str:
+    """A note's bold lead-in ("**Swap the roles.** The score…" gives "Swap the roles."), the label of its fold in
+    presenter mode; "Note" when it opens without one (a bold word further in is no title: "sliders")."""
+    match = re.match(r"\*\*(.+?)\*\*", text.strip())
+    return match.group(1) if match else "Note"
 
 
 def verdict(correct: bool, text: str) -> None:
@@ -79,9 +87,10 @@ class Frame:
             st.markdown("\n".join(f"- {f}" for f in t.foundations))
 
     def note(self, name: str) -> None:
-        """A named paragraph from the lesson file's [notes] table."""
-        with self._folded(self.text.notes[name].strip().split("**")[1] if "**" in self.text.notes[name] else "Note"):
-            st.markdown(self.text.notes[name].strip())
+        """A named paragraph from the lesson file's [notes] table; its bold lead-in names the presenter's fold."""
+        text = self.text.notes[name].strip()
+        with self._folded(note_title(text)):
+            st.markdown(text)
 
     def revealed(self, prediction_id: str) -> bool:
         """True once the learner has revealed this prediction's answer."""

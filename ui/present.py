@@ -73,6 +73,8 @@ PRESENTER_CSS = """
   /* A metric's value is markdown too: it keeps its own large size, not the body text's (it shrank below its label). */
   [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: inherit; }
   h1 { font-size: 2.6rem !important; }
+  /* A small table of numbers is a static table in presenter mode (ui/tables.numbers): its cells grow with the prose. */
+  [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.1rem; }
   .stButton button { font-size: 1.1rem; padding: 0.5rem 1.4rem; }
   /* The sidebar stays at its usual size: larger, its wrapped titles would push the switch out of view. */
   [data-testid="stSidebarNav"] p, [data-testid="stNavSectionHeader"] p { font-size: 0.8rem; }

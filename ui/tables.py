@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
+
+from ui import present
 
 
 @st.cache_resource(max_entries=16)
@@ -18,3 +21,27 @@ def fixed_table(name: str, _make: Callable[[], pd.DataFrame]) -> pa.Table:
     installed and pinned.)
     """
     return pa.Table.from_pandas(_make())
+
+
+# Cells past which a table stays a scrolling grid even on a projector: a static table shows every cell at once.
+PRESENTED_CELLS = 120
+
+
+def numbers(data: pd.DataFrame | pa.Table) -> None:
+    """A table of numbers: the scrolling data grid, or, in presenter mode and when small, a static table.
+
+    The grid draws on a canvas at a fixed small size that presenter mode's larger type cannot reach; a static
+    table's text grows with it, so a projector shows the numbers as large as the prose around them.
+    """
+    rows, cols = data.shape if isinstance(data, pd.DataFrame) else (data.num_rows, data.num_columns)
+    if present.active() and rows * cols <= PRESENTED_CELLS:
+        frame = data if isinstance(data, pd.DataFrame) else data.to_pandas()
+        st.table(frame.style.format(_short, subset=list(frame.select_dtypes("number").columns)))
+    else:
+        st.dataframe(data, width="stretch")
+
+
+def _short(value: float) -> str:
+    """A number as the data grid shows it: at most four decimals, no trailing zeros (0.9, not 0.9000)."""
+    shown = f"{value:.4f}".rstrip("0").rstrip(".") if np.isfinite(value) else str(value)
+    return "0" if shown == "-0" else shown
