@@ -10,6 +10,7 @@ from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import flash_attention
+from ui.numbers import written
 from ui.steps import Steps
 
 GPU = core.A100_SXM_40GB
@@ -64,24 +65,24 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     rescaled = step_no > 1 and step.m_new[q] > step.m_old[q]
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric(f"keys in block {step_no} of {n_blocks}", f"{step.start + 1}–{step.stop}")
-    row.metric(f"{name}: running max m", f"{step.m_new[q]:.4g}",
-                   f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
-    row.metric("rescale factor", f"{step.rescale[q]:.4g}" if step_no > 1 else "—",
-                   help=r"$e^{m_{\text{old}} - m_{\text{new}}}$: what the sum and output kept so far are "
-                        "multiplied by.")
-    row.metric(f"{name}: running sum ℓ", f"{step.l[q]:.4g}")
+    m_old, m, block_max, factor, ell = (written(v[q], 4) for v in (step.m_old, step.m_new, step.block_max,
+                                                                    step.rescale, step.l))
+    row.metric(f"{name}: running max m", m,
+               f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
+    row.metric("rescale factor", factor if step_no > 1 else "—",
+               help=r"$e^{m_{\text{old}} - m_{\text{new}}}$: what the sum and output kept so far are "
+                    "multiplied by.")
+    row.metric(f"{name}: running sum ℓ", ell)
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
-                    f"m = {step.m_new[q]:.4g}, and ℓ = Σ exp(s − m) = {step.l[q]:.4g} over its {step.stop} keys.")
+                    f"m = {m}, and ℓ = Σ exp(s − m) = {ell} over its {step.stop} keys.")
     elif rescaled:
-        st.markdown(f"**Block {step_no} raised {name}'s max** from {step.m_old[q]:.4g} to {step.m_new[q]:.4g}, "
-                    f"so the sum and output kept so far are first multiplied by exp({step.m_old[q]:.4g} − "
-                    f"{step.m_new[q]:.4g}) = **{step.rescale[q]:.4g}**, then this block's terms are added: "
-                    f"ℓ = {step.l[q]:.4g}.")
+        st.markdown(f"**Block {step_no} raised {name}'s max** from {m_old} to {m}, so the sum and output kept so "
+                    f"far are first multiplied by exp({m_old} − {m}) = **{factor}**, then this block's terms are "
+                    f"added: ℓ = {ell}.")
     else:
-        st.markdown(f"**Block {step_no} did not raise {name}'s max** (its largest score is "
-                    f"{step.block_max[q]:.4g}, below m = {step.m_new[q]:.4g}), so the factor is e⁰ = 1: its "
-                    f"terms are simply added, ℓ = {step.l[q]:.4g}.")
+        st.markdown(f"**Block {step_no} did not raise {name}'s max** (its largest score is {block_max}, below "
+                    f"m = {m}), so the factor is e⁰ = 1: its terms are simply added, ℓ = {ell}.")
 
 
 def block_charts(run: flash_attention.Run, step_no: int, length: int, causal: bool) -> None:
@@ -112,14 +113,14 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
     if frame.predict("same"):
         delta = run.delta
         row = st.container(horizontal=True)                # wraps where a column is narrow
-        row.metric("max |Δ|, this block size", f"{delta:.2g}")
-        row.metric(f"max |Δ| over B = 1 … {length}", f"{run.delta_all:.2g}")
-        row.metric("largest output entry", f"{run.largest:.3g}")
+        row.metric("max |Δ|, this block size", written(delta, 2))
+        row.metric(f"max |Δ| over B = 1 … {length}", written(run.delta_all, 2))
+        row.metric("largest output entry", written(run.largest, 3))
+        eps = np.finfo(float).eps
         st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
-                    f"**{delta:.2g}**, which is {delta / np.finfo(float).eps:.3g} times the spacing of 64-bit "
-                    f"numbers near 1 ({np.finfo(float).eps:.2g}). Over every block size from 1 to {length} it "
-                    f"is at most {run.delta_all:.2g}" + (" with the causal mask on both sides." if causal
-                                                           else "."))
+                    f"**{written(delta, 2)}**, which is {written(delta / eps, 3)} times the spacing of 64-bit "
+                    f"numbers near 1 ({written(eps, 2)}). Over every block size from 1 to {length} it is at most "
+                    f"{written(run.delta_all, 2)}" + (" with the causal mask on both sides." if causal else "."))
 
 
 # One fragment per section: the tile controls rerun the first two, the traffic controls the last two.

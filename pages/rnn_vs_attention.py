@@ -9,6 +9,7 @@ from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import rnn_vs_attention
+from ui.numbers import SUPERSCRIPT, power, written
 from ui.steps import Steps
 
 
@@ -25,8 +26,6 @@ frame = lesson("rnn_vs_attention")
 frame.header()
 shown = frame.steps(Step.labels())
 
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
 
 def sci(log10: float) -> str:
     """The number 10^log10, readable at any size (even below the smallest double): 0.0295, 3 × 10⁻⁵."""
@@ -37,20 +36,6 @@ def sci(log10: float) -> str:
     if round(mantissa, 1) >= 10:
         mantissa, exponent = 1.0, exponent + 1
     return f"{mantissa:.2g} × 10{str(exponent).translate(SUPERSCRIPT)}"
-
-
-def written(x: float) -> str:
-    """x to three figures as a reader writes it: 0.0295, or 2.95 × 10⁻⁵ where Python would print 2.95e-05."""
-    text = f"{x:.3g}"
-    if "e" not in text or not np.isfinite(x):
-        return text
-    mantissa, exponent = text.split("e")
-    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
-
-
-def power(base: float, exponent: int, digits: int = 2) -> str:
-    """base to the power exponent, written with a superscript: 0.90⁹⁹."""
-    return f"{base:.{digits}f}{str(exponent).translate(SUPERSCRIPT)}"
 
 
 def predict_decay(rho: float, steps: int, length: int) -> bool:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_core import A100_SXM_40GB, scaled_dot_product_attention
-from devtools.apptest import choose, feedback_follows_the_marked_answer, figure, metrics, open_page, texts
+from devtools.apptest import choose, feedback_follows_the_marked_answer, figure, metric, metrics, open_page, texts
 
 PAGE = "flash_attention"
 
@@ -23,7 +23,8 @@ def scores(at):
 
 
 def shown_number(at, start):
-    return float(metrics(at)[next(k for k in metrics(at) if k.startswith(start))].replace(",", ""))
+    """The number the metric whose label starts with ``start`` shows (plain, or written m × 10ⁿ)."""
+    return metric(at, next(k for k in metrics(at) if k.startswith(start)))
 
 
 def test_each_block_updates_m_and_l_as_the_online_softmax_says():
