@@ -143,7 +143,8 @@ class Runs:
         elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
             self._charts_now += 1
         elif kind == "script_finished":
-            self.charts = self._charts_now
+            if socket is None or socket == self.sockets:       # not a run of a page that is being left
+                self.charts = self._charts_now
             self.finished += 1
             self.running = False
             self.changed_at = time.perf_counter()
@@ -178,9 +179,16 @@ class Runs:
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
     def open(self, url: str, timeout_ms: int = 180_000) -> None:
-        before = self.finished
+        """Load ``url`` and wait for the new page's first run and charts. A run of the page being left can
+        still finish after the navigation starts (a reveal's, say): it must not count, nor its charts."""
+        sockets = self.sockets
         self.page.goto(url)
-        self.wait(before, timeout_ms)
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while self.sockets == sockets or self.finished_on_latest == 0:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"the new page's first run did not finish within {timeout_ms} ms")
+            self.page.wait_for_timeout(25)
+        self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
 
 # The page shows its title and as many chart containers as the run sent, and every visible one holds
