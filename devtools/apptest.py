@@ -62,8 +62,15 @@ _SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 
 def metric(at: AppTest, label: str) -> float:
     """The number a metric shows (its leading number: "0.4177 nats" → 0.4177, "2.95 × 10⁻⁵" → 2.95e-05)."""
-    shown = re.match(r"([-+0-9.e]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?", metrics(at)[label])
-    return float(shown.group(1)) * 10.0 ** int((shown.group(2) or "0").translate(_SUPERSCRIPT))
+    return leading_number(metrics(at)[label])
+
+
+def leading_number(text: str) -> float:
+    """The number ``text`` starts with, plain or as ui.numbers writes it ("2.95 × 10⁻⁵" → 2.95e-05)."""
+    shown = re.match(r"([-+0-9.e]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?", text)
+    mantissa, power = shown.groups()
+    # Read as one literal, which stays exact at 5 × 10⁻³²⁴ (where m * 10.0 ** n underflows to 0).
+    return float(mantissa if power is None else f"{mantissa}e{power.translate(_SUPERSCRIPT)}")
 
 
 def answer(at: AppTest, key: str, text_start: str) -> AppTest:

@@ -7,21 +7,15 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
+from devtools.apptest import leading_number
 from ui.numbers import power, written
-
-_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
-
-
-def read_back(text: str) -> float:
-    mantissa, _, exponent = text.partition(" × 10")
-    return float(mantissa) * 10.0 ** int(exponent.translate(_DIGITS) or "0")
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300), st.integers(1, 6))
 def test_written_has_no_e_notation_and_reads_back_as_the_rounded_value(x, digits):
     shown = written(x, digits)
     assert "e" not in shown
-    assert math.isclose(read_back(shown), float(f"{x:.{digits}g}"), rel_tol=1e-12, abs_tol=0.0)
+    assert math.isclose(leading_number(shown), float(f"{x:.{digits}g}"), rel_tol=1e-12, abs_tol=0.0)
 
 
 def test_written_keeps_plain_numbers_plain_and_powers_take_superscripts():
