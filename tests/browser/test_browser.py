@@ -16,6 +16,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 SLUGS = [p.slug for p in page_index()]
 EXCEPTION = '[data-testid="stException"]'
+# The page's clicker script has run: PageDown / PageUp now reach its step buttons. On a cold first load the
+# script can mount a moment after the step bar's text shows; a presenter's first press comes later than that.
+CLICKER_READY_JS = "() => window.__attnStepsInstalled && !!document.querySelector('.st-key-' + window.__attnSteps.next)"
 IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
@@ -145,6 +148,7 @@ def test_presenter_link_and_clicker_keys_step_through_the_formula(server, page):
     pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 5')", timeout=60_000)
     assert pg.get_by_role("switch", name="Presenter mode").is_checked()
     assert "Start here" in pg.locator('[data-testid="stSidebar"]').inner_text(), "the deep link ran through app.py"
+    pg.wait_for_function(CLICKER_READY_JS, timeout=10_000)
     pg.mouse.click(700, 12)                              # focus the page, not a widget, as a clicker would
     pg.keyboard.press("PageDown")
     pg.wait_for_function("() => document.body.innerText.includes('Step 2 of 5')", timeout=60_000)
@@ -163,6 +167,7 @@ def test_clicker_keys_step_past_a_focused_slider_and_the_view_follows_the_step(s
     open_page(pg, problems, server, "projection", "present=1")
     pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 2')", timeout=60_000)
     pg.wait_for_timeout(3500)                              # the load-time hold on the step bar ends
+    pg.wait_for_function(CLICKER_READY_JS, timeout=10_000)
     bar = pg.locator(".st-key-projection__step__bar")
     assert 0 <= bar.bounding_box()["y"] < 768, "the step bar is on screen after loading"
     slider = pg.locator(harness.SLIDER_INPUT).first
