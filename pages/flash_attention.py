@@ -45,7 +45,7 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         return 1
     if st.session_state.get("fa_step", 1) > n_blocks:         # a link's step past the last block
         st.session_state["fa_step"] = n_blocks
-    shown = st.slider("Block shown", 1, n_blocks, key="fa_step", bind="query-params",
+    shown = st.slider("Block shown", 1, n_blocks, key="fa_step", disabled=frame.locked, bind="query-params",
                       help="Step through the blocks of keys, as the algorithm does.")
     st.session_state[STEP_SHOWN] = shown
     return shown
@@ -128,15 +128,17 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
 def tiles(shown: int) -> None:
     st.subheader("One block of keys at a time")
     a, b, c = st.columns(3)
-    length = a.slider("Tokens T", 2, 24, 12, key="fa_tokens", bind="query-params", on_change=restart_walk)
-    block = b.slider("Block size B", 1, 24, 4, key="fa_block", bind="query-params", on_change=restart_walk,
+    length = a.slider("Tokens T", 2, 24, 12, key="fa_tokens", disabled=frame.locked, bind="query-params",
+                      on_change=restart_walk)
+    block = b.slider("Block size B", 1, 24, 4, key="fa_block", disabled=frame.locked, bind="query-params",
+                     on_change=restart_walk,
                      help="How many keys (and values) are loaded and scored together.")
-    spread = c.slider("Score spread", 0.1, 30.0, 1.5, 0.1, key="fa_spread", bind="query-params",
+    spread = c.slider("Score spread", 0.1, 30.0, 1.5, 0.1, key="fa_spread", disabled=frame.locked, bind="query-params",
                       help="Multiplies every query and key entry: larger means larger, more uneven scores.")
     d, e = st.columns([3, 1])
-    causal = d.toggle("Causal mask", False, key="fa_causal", bind="query-params",
+    causal = d.toggle("Causal mask", False, key="fa_causal", disabled=frame.locked, bind="query-params",
                       help="Each query sees only its own key and the keys before it, as in a text generator.")
-    seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", bind="query-params")
+    seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", disabled=frame.locked, bind="query-params")
     run = flash_attention.flash_run(length, block, spread, causal, seed)
     walk(run, length, block, causal)
     if shown >= Step.SAME_ANSWER:
@@ -160,9 +162,9 @@ def traffic(shown: int) -> None:
         return
     st.subheader("Memory traffic, counted rather than timed")
     a, b, c = st.columns(3)
-    n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", bind="query-params")
-    d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", bind="query-params")
-    bc = c.select_slider("Key block size $B_c$", BLOCKS, 256, key="fa_bc", bind="query-params")
+    n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", disabled=frame.locked, bind="query-params")
+    d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", disabled=frame.locked, bind="query-params")
+    bc = c.select_slider("Key block size $B_c$", BLOCKS, 256, key="fa_bc", disabled=frame.locked, bind="query-params")
     t = flash_attention.flash_traffic(n, d, bc)
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("plain: bytes moved", mb(t.standard.bytes))

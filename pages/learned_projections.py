@@ -64,18 +64,21 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
         return np.array(DATA["preset"]["W_Q"]), np.array(DATA["preset"]["W_K"]), 0
     if mode == MODES[1]:
         a, b = st.columns(2)
-        seed = a.slider("Seed", 0, 99, 0, key="lp_seed", bind="query-params")
-        d_k = b.slider("dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2, key="lp_dk", bind="query-params",
+        seed = a.slider("Seed", 0, 99, 0, key="lp_seed", disabled=frame.locked, bind="query-params")
+        d_k = b.slider("dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2, key="lp_dk", disabled=frame.locked,
+                       bind="query-params",
                        help=f"$d_{{\\text{{model}}}}$ is {D_MODEL}; a smaller dₖ squeezes every comparison through "
                             "fewer numbers.")
         return *core.random_projections(d_k, D_MODEL, np.random.default_rng(seed)), seed
     preset = DATA["preset"]
     a, b = st.columns(2)
     with a:
-        W_Q = matrix_input("$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", cols=D_MODEL,
+        W_Q = matrix_input("$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", disabled=frame.locked,
+                           cols=D_MODEL,
                            help="Each row turns a word's 4 numbers into one number of its query.")
     with b:
-        W_K = matrix_input("$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", cols=D_MODEL,
+        W_K = matrix_input("$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", disabled=frame.locked,
+                           cols=D_MODEL,
                            help="Same shape as $W_Q$: each row makes one number of a key.")
     return W_Q, W_K, 0
 
@@ -149,7 +152,7 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
 @frame.fragment
 def weights_and_scores(step: int) -> None:
     st.subheader("Choose $W_Q$ and $W_K$")
-    mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", bind="query-params")
+    mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", disabled=frame.locked, bind="query-params")
     W_Q, W_K, seed = choose_weights(mode)
     learned = None
     if W_Q is not None and W_K is not None:

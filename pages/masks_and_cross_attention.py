@@ -60,7 +60,8 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
     st.subheader("③ Padding")
     frame.note("padding")
     T = len(labels)
-    pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", bind="query-params",
+    pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", disabled=frame.locked,
+                    bind="query-params",
                     help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
     real = np.arange(T) < T - pad
     pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
@@ -82,9 +83,10 @@ def masks(step: int) -> None:
     frame.note("causal")
     left, right = st.columns([2, 1])
     with left:
-        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores", height=140,
+        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores",
+                         disabled=frame.locked, height=140,
                          help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
-    causal = right.toggle("Causal mask", True, key="mk_causal", bind="query-params",
+    causal = right.toggle("Causal mask", True, key="mk_causal", disabled=frame.locked, bind="query-params",
                           help="On: token i may look at tokens 1 … i only.")
     if S is None:
         return
@@ -144,14 +146,15 @@ def wirings(n_words: int) -> None:
 def cross(step: int) -> None:
     st.subheader("④ Cross-attention: image patches ask the prompt")
     frame.note("cross")
-    prompt = st.text_input("Prompt", PROMPT["prompt"], key="mk_prompt", bind="query-params",
+    prompt = st.text_input("Prompt", PROMPT["prompt"], key="mk_prompt", disabled=frame.locked, bind="query-params",
                            max_chars=PROMPT["max_chars"],
                            help=f"At most {PROMPT['max_words']} words from the page's little vocabulary.")
     a, b, c, d = st.columns(4)
-    row = a.slider("Ball: row", 1, GRID - BALL + 1, GRID - BALL, key="mk_ball_row", bind="query-params")
-    col = b.slider("Ball: column", 1, GRID - BALL + 1, 2, key="mk_ball_col", bind="query-params")
-    ball = c.selectbox("Ball colour", BALL_COLOURS, key="mk_ball_colour", bind="query-params")
-    ground = d.selectbox("Ground colour", GROUND_COLOURS, key="mk_ground", bind="query-params")
+    row = a.slider("Ball: row", 1, GRID - BALL + 1, GRID - BALL, key="mk_ball_row", disabled=frame.locked,
+                   bind="query-params")
+    col = b.slider("Ball: column", 1, GRID - BALL + 1, 2, key="mk_ball_col", disabled=frame.locked, bind="query-params")
+    ball = c.selectbox("Ball colour", BALL_COLOURS, key="mk_ball_colour", disabled=frame.locked, bind="query-params")
+    ground = d.selectbox("Ground colour", GROUND_COLOURS, key="mk_ground", disabled=frame.locked, bind="query-params")
     try:
         words, unknown = core.prompt_words(prompt or "", VOCAB, PROMPT["max_words"])
     except ValueError as err:
@@ -177,7 +180,7 @@ def cross(step: int) -> None:
     if st.session_state.get("mk_word") not in words:         # the prompt changed under the chosen word
         st.session_state["mk_word"] = PROMPT["word"] if PROMPT["word"] in words else words[0]
     choice = st.selectbox("Show each patch's weight on the word", list(dict.fromkeys(words)), key="mk_word",
-                          bind="query-params")
+                          disabled=frame.locked, bind="query-params")
     j = words.index(choice)
     colours = [PROMPT["colours"][n.split()[0]] for n in names]
     kind = [n.split()[-1] for n in names]                 # "round" (the ball), "ground" or "sky"

@@ -86,7 +86,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     frame.note("subspace")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wq_head = matrix_input(f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
-                           rows=D_MODEL, cols=d_k, height=230,
+                           disabled=frame.locked, rows=D_MODEL, cols=d_k, height=230,
                            help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
         return None
@@ -120,7 +120,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     frame.note("values")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wv_head = matrix_input(f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
-                           key=f"mh_wv{n}", rows=D_MODEL, cols=d_k, height=230,
+                           key=f"mh_wv{n}", disabled=frame.locked, rows=D_MODEL, cols=d_k, height=230,
                            help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
         return None
@@ -150,7 +150,7 @@ def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
     """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
     st.subheader("④ Concatenate, then $W_O$ mixes")
     frame.note("mixing")
-    mix = st.toggle("Let $W_O$ mix the heads", False, key="mh_mix", bind="query-params",
+    mix = st.toggle("Let $W_O$ mix the heads", False, key="mh_mix", disabled=frame.locked, bind="query-params",
                     help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes {MIX:g} of "
                          "the matching number in the other half.")
     mixed = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
@@ -169,6 +169,7 @@ def small_heads(step: int) -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
+                     disabled=frame.locked,
                      bind="query-params", help=f"{D_MODEL_TEX} = {D_MODEL} must split evenly, so 1, 2 or 4 heads."))
     base = split(n)
     if step < Step.SUBSPACE or (edited := subspace(n, base)) is None:
@@ -188,7 +189,8 @@ small_heads(step)
 def real_layer(step: int) -> None:
     st.subheader("⑤ All 12 heads of a real layer")
     frame.note("real")
-    text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", bind="query-params",
+    text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", disabled=frame.locked,
+                         bind="query-params",
                          max_chars=MAX_CHARS, help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
         r = encode(text or "")
@@ -209,8 +211,8 @@ def real_layer(step: int) -> None:
     fit_choice("mh_word", words, DATA["real_word"] if DATA["real_word"] in words else words[0])
     fit_choice("mh_target", words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
     b, c = st.columns(2)
-    word = b.selectbox("Word that looks", words, key="mh_word", bind="query-params")
-    target = c.selectbox("Word it might look at", words, key="mh_target", bind="query-params")
+    word = b.selectbox("Word that looks", words, key="mh_word", disabled=frame.locked, bind="query-params")
+    target = c.selectbox("Word it might look at", words, key="mh_target", disabled=frame.locked, bind="query-params")
     q, t_pos = spans[word].start, spans[target]
     roles = multi_head.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
@@ -229,7 +231,7 @@ def real_layer(step: int) -> None:
 @frame.fragment
 def layer_panels(attentions: np.ndarray, tokens: list[str], word: str, target: str, q: int,
                  span: tuple[int, int]) -> None:
-    layer = st.slider("Layer", 1, 6, 4, key="mh_layer", bind="query-params")
+    layer = st.slider("Layer", 1, 6, 4, key="mh_layer", disabled=frame.locked, bind="query-params")
     chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: 12 heads, one sentence", q, span),
           f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
           f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "

@@ -88,8 +88,8 @@ def context(vocab: dict, static: np.ndarray) -> None:
     sense_river, sense_finance = vocab.senses
     all_X, all_groups = vocab.X, vocab.groups
     picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
-                            default=["muddy", "river"], key="pl_ctx", accept_new_options=True, bind="query-params",
-                            max_selections=MAX_CONTEXT, on_change=trim_context,
+                            default=["muddy", "river"], key="pl_ctx", disabled=frame.locked, accept_new_options=True,
+                            bind="query-params", max_selections=MAX_CONTEXT, on_change=trim_context,
                             help=f"Only words in the vocabulary above have vectors; others are left out. At most "
                                  f"{MAX_CONTEXT} words.")
     # A value from a link (or a client that ignores max_selections) is cut back here too.
@@ -105,9 +105,10 @@ def context(vocab: dict, static: np.ndarray) -> None:
         st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{literal(w)}”" for w in unknown)
                    + ". Pick from the words listed above.", icon=":material/warning:")
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
-    temperature = c1.slider("Temperature T", 0.02, 2.0, DEFAULT_TEMPERATURE, 0.01, key="pl_temp", bind="query-params",
-                            help="Divides the scores before softmax: low = sharp, high = even.")
-    with_self = c2.toggle("bank also attends to itself", value=True, key="pl_self", bind="query-params",
+    temperature = c1.slider("Temperature T", 0.02, 2.0, DEFAULT_TEMPERATURE, 0.01, key="pl_temp", disabled=frame.locked,
+                            bind="query-params", help="Divides the scores before softmax: low = sharp, high = even.")
+    with_self = c2.toggle("bank also attends to itself", value=True, key="pl_self", disabled=frame.locked,
+                          bind="query-params",
                           help="In self-attention a word is part of its own sentence. Off: blend the neighbours only.")
 
     tokens = ([WORD] if with_self else []) + known
@@ -170,8 +171,10 @@ def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
-    d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", bind="query-params")
-    seed = int(c2.number_input("Random seed", 0, 9999, polysemy.SEED, 1, key="pl_seed", bind="query-params"))
+    d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", disabled=frame.locked,
+                         bind="query-params")
+    seed = int(c2.number_input("Random seed", 0, 9999, polysemy.SEED, 1, key="pl_seed", disabled=frame.locked,
+                               bind="query-params"))
     dims = DIMS
     runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]

@@ -64,28 +64,31 @@ shown = frame.steps(Step.labels())
 def set_vectors() -> tuple[np.ndarray, np.ndarray]:
     """The controls: q and k by angle and length, or by their coordinates. Returns (q, k), each [2]."""
     how = st.radio("Set the vectors by", ["angle and length", "coordinates"], horizontal=True, key="pr_input",
-                   bind="query-params")
+                   disabled=frame.locked, bind="query-params")
     left, right = st.columns(2)
     if how == "angle and length":
-        square = st.toggle("Fly q at right angles to the runway", False, key="pr_perp", bind="query-params",
-                           help="Locks q's direction a quarter turn from k's.")
+        square = st.toggle("Fly q at right angles to the runway", False, key="pr_perp", disabled=frame.locked,
+                           bind="query-params", help="Locks q's direction a quarter turn from k's.")
         with right:
-            k_len = st.slider("Length of k", 0.0, 5.0, 3.0, 0.1, key="pr_k_len", bind="query-params")
-            k_angle = st.slider("Direction of k (degrees)", -180, 180, 0, key="pr_k_angle", bind="query-params")
+            k_len = st.slider("Length of k", 0.0, 5.0, 3.0, 0.1, key="pr_k_len", disabled=frame.locked,
+                              bind="query-params")
+            k_angle = st.slider("Direction of k (degrees)", -180, 180, 0, key="pr_k_angle", disabled=frame.locked,
+                                bind="query-params")
         with left:
-            q_len = st.slider("Length of q", 0.0, 5.0, 2.0, 0.1, key="pr_q_len", bind="query-params")
+            q_len = st.slider("Length of q", 0.0, 5.0, 2.0, 0.1, key="pr_q_len", disabled=frame.locked,
+                              bind="query-params")
             q_angle = st.slider("Direction of q (degrees)", -180, 180, 50, key="pr_q_angle", bind="query-params",
-                                disabled=square)
+                                disabled=square or frame.locked)
         if square:
             q_angle = k_angle + 90
         return core.from_polar(q_len, q_angle), core.from_polar(k_len, k_angle)
     box = {"min_value": -LIMIT, "max_value": LIMIT, "step": 0.5, "bind": "query-params"}
     with left:
-        q = np.array([st.number_input("q, x", value=2.0, key="pr_qx", **box),
-                      st.number_input("q, y", value=1.0, key="pr_qy", **box)])
+        q = np.array([st.number_input("q, x", value=2.0, key="pr_qx", disabled=frame.locked, **box),
+                      st.number_input("q, y", value=1.0, key="pr_qy", disabled=frame.locked, **box)])
     with right:
-        k = np.array([st.number_input("k, x", value=3.0, key="pr_kx", **box),
-                      st.number_input("k, y", value=0.0, key="pr_ky", **box)])
+        k = np.array([st.number_input("k, x", value=3.0, key="pr_kx", disabled=frame.locked, **box),
+                      st.number_input("k, y", value=0.0, key="pr_ky", disabled=frame.locked, **box)])
     return q, k
 
 

@@ -47,9 +47,11 @@ def lookup(library: dict) -> None:
     st.subheader("Your query")
     frame.note("build")
     cols = st.columns(len(tags) + 1)
-    q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", bind="query-params")
+    q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", disabled=frame.locked,
+                                 bind="query-params")
                   for i, tag in enumerate(tags)])
     temperature = cols[-1].select_slider("Temperature T", TEMPERATURES, value=0.5, key="qkv_temp",
+                                         disabled=frame.locked,
                                          bind="query-params", help="Near 0: nearly hard. Large: nearly uniform.")
     st.caption(f"q = [{', '.join(f'{v:g}' for v in q)}].")
     frame.note("temperature")
@@ -124,6 +126,7 @@ def self_attention() -> None:
     st.subheader("A token that looks away from itself")
     frame.note("selfattention")
     same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
+                     disabled=frame.locked,
                      bind="query-params", help="The misconception made real: see what attention does then.")
     Q = SELF_K if same else SELF_Q
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
@@ -134,7 +137,8 @@ def self_attention() -> None:
         table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)))
     if predict_it(Q, trace):
         frame.trap(after=("it_attends",))
-        token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", bind="query-params")
+        token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", disabled=frame.locked,
+                         bind="query-params")
         i = TOKENS.index(token)
         left, right = st.columns([3, 2])
         with left:

@@ -45,9 +45,10 @@ frame.header()
 shown = frame.steps(Step.labels())
 
 st.subheader("① Your sentence")
-text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", bind="query-params", max_chars=10_000)
+text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", disabled=frame.locked, bind="query-params",
+                     max_chars=10_000)
 # One widget for the examples, not a button each: every widget costs the server a little on every run.
-st.pills("Or start from an example", PRESETS, key="lab_preset", on_change=use_preset)
+st.pills("Or start from an example", PRESETS, key="lab_preset", disabled=frame.locked, on_change=use_preset)
 
 
 def read_sentence(text: str) -> bool:
@@ -86,7 +87,8 @@ def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
     labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]              # plain text in the selectbox
     hit = core.find_word(r.tokens, EXPERIMENT["word"])
     fit_choice("lab_token", labels, labels[hit.start if hit else 1])
-    q = labels.index(st.selectbox("Token that attends", labels, key="lab_token", bind="query-params"))
+    q = labels.index(st.selectbox("Token that attends", labels, key="lab_token", disabled=frame.locked,
+                                  bind="query-params"))
     top = core.top_keys(W[q], 1)[0][0]
     picks = sorted({top, 0, T - 1, q, max(q - 1, 0), min(q + 1, T - 1)})
     if frame.predict("top_key", options=[literal(labels[j]) for j in picks], answer=picks.index(top),   # Markdown
@@ -107,9 +109,9 @@ def where_tokens_look(text: str, shown: int) -> None:
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
     model = minilm()
-    layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", bind="query-params")
-    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", bind="query-params")
-    avg = c.toggle("Head average", False, key="lab_avg", bind="query-params")
+    layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", disabled=frame.locked, bind="query-params")
+    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", disabled=frame.locked, bind="query-params")
+    avg = c.toggle("Head average", False, key="lab_avg", disabled=frame.locked, bind="query-params")
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
@@ -148,11 +150,12 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
     usable = [f"Sentence {n + 1}" for n in sorted(ex.stacks)] if ex is not None else []
     if usable:
         fit_choice("lab_pick", usable, usable[0])
-        pick = int(a.selectbox("Sentence", usable, key="lab_pick", bind="query-params").split()[-1]) - 1
+        pick = int(a.selectbox("Sentence", usable, key="lab_pick", disabled=frame.locked,
+                               bind="query-params").split()[-1]) - 1
     else:
         pick = None
     last = minilm().n_layers
-    nl = b.slider("Layer to compare at", 0, last, last, key="lab_nlayer", bind="query-params")
+    nl = b.slider("Layer to compare at", 0, last, last, key="lab_nlayer", disabled=frame.locked, bind="query-params")
     if ex is None or ex.ref_stacks is None:
         st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                 + ", ".join(sorted({x["word"] for x in real_model_lab.REFERENCES})) + ".", icon=":material/info:")
@@ -176,9 +179,10 @@ def layer_by_layer(shown: int) -> None:
     st.subheader("④ One word, layer by layer")
     frame.note("polysemy")
     a, b = st.columns([1, 3])
-    word = a.text_input("Word", EXPERIMENT["word"], key="lab_word", bind="query-params", max_chars=60)
+    word = a.text_input("Word", EXPERIMENT["word"], key="lab_word", disabled=frame.locked, bind="query-params",
+                        max_chars=60)
     raw = b.text_area("Sentences that use it, one per line", "\n".join(EXPERIMENT["sentences"]),
-                      key="lab_sentences", bind="query-params", max_chars=3000)
+                      key="lab_sentences", disabled=frame.locked, bind="query-params", max_chars=3000)
     sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
     try:
         ex = real_model_lab.layer_experiment(word or "", sentences)

@@ -133,8 +133,10 @@ def path_length(length: int, steps: int) -> None:
 @frame.fragment
 def chain_against_attention(shown: int, seed: int) -> None:
     a, b = st.columns(2)
-    length = a.slider("Sequence length T", 2, 500, rnn_vs_attention.LENGTH, key="rn_len", bind="query-params")
+    length = a.slider("Sequence length T", 2, 500, rnn_vs_attention.LENGTH, key="rn_len", disabled=frame.locked,
+                      bind="query-params")
     rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, rnn_vs_attention.RHO, 0.05, format="%.2f", key="rn_rho",
+                   disabled=frame.locked,
                    bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
     steps = core.path_lengths(length)["rnn"]
     if predict_decay(rho, steps, length):
@@ -154,7 +156,7 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
     bias = st.slider("LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
-                     bind="query-params",
+                     disabled=frame.locked, bind="query-params",
                      help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, so "
                           "the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
@@ -188,9 +190,9 @@ def fixed_state(seed: int) -> None:
     frame.note("lstm_state")
     a, b = st.columns(2)
     d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), rnn_vs_attention.STATE_D, key="rn_state_d",
-                        bind="query-params")
+                        disabled=frame.locked, bind="query-params")
     k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, rnn_vs_attention.PAIRS, key="rn_pairs",
-                 bind="query-params",
+                 disabled=frame.locked, bind="query-params",
                  help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     row = st.container(horizontal=True)                # wraps where a column is narrow
@@ -216,7 +218,8 @@ def fixed_state(seed: int) -> None:
 
 heading, seed_box = st.columns([4, 1], vertical_alignment="bottom")
 heading.subheader("Pass the message down the line")
-page_seed = seed_box.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", bind="query-params",
+page_seed = seed_box.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", disabled=frame.locked,
+                                  bind="query-params",
                                   help="The random RNN, attention head, LSTM and stored pairs of every section below.")
 chain_against_attention(shown, page_seed)
 if shown >= Step.LSTM:

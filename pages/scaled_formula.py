@@ -107,12 +107,14 @@ def formula(shown: int) -> None:
     with inputs:
         c1, c2, c3 = st.columns(3)
         with c1:
-            Q = matrix_input("Queries Q", SEED_Q, key="sf_q", help="Each row is one query qᵢ of length dₖ.")
+            Q = matrix_input("Queries Q", SEED_Q, key="sf_q", disabled=frame.locked,
+                             help="Each row is one query qᵢ of length dₖ.")
         with c2:
-            K = matrix_input("Keys K", SEED_K, key="sf_k", help="Each row is one key kⱼ, as long as a query.")
+            K = matrix_input("Keys K", SEED_K, key="sf_k", disabled=frame.locked,
+                             help="Each row is one key kⱼ, as long as a query.")
         with c3:
-            V = matrix_input("Values V", SEED_V, key="sf_v", help="One value row per key.")
-        scale = st.toggle("Divide by √dₖ", value=True, key="sf_scale", bind="query-params",
+            V = matrix_input("Values V", SEED_V, key="sf_v", disabled=frame.locked, help="One value row per key.")
+        scale = st.toggle("Divide by √dₖ", value=True, key="sf_scale", disabled=frame.locked, bind="query-params",
                           help="Turn off to see the weights sharpen when the scores are not scaled.")
 
         trace = None
@@ -122,7 +124,7 @@ def formula(shown: int) -> None:
             except ValueError as err:
                 st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
     picked = st.segmented_control("Pick a term of the formula to see what it does", TERMS, default=TERMS[0],
-                                  key="sf_term", bind="query-params")
+                                  key="sf_term", disabled=frame.locked, bind="query-params")
     st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
 
     if trace is not None:

@@ -120,8 +120,10 @@ def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> Non
 def experiment(step: int) -> None:
     st.subheader("Draw random queries and keys")
     a, b = st.columns([3, 1])
-    d_k = a.slider("dₖ: components in each query and key", 1, 1024, sqrt_dk.D_K, key="sd_dk", bind="query-params")
-    seed = b.number_input("Random seed", 0, 10_000, sqrt_dk.SEED, key="sd_seed", bind="query-params")
+    d_k = a.slider("dₖ: components in each query and key", 1, 1024, sqrt_dk.D_K, key="sd_dk", disabled=frame.locked,
+                   bind="query-params")
+    seed = b.number_input("Random seed", 0, 10_000, sqrt_dk.SEED, key="sd_seed", disabled=frame.locked,
+                          bind="query-params")
     frame.note("draws")
 
     L, sw = sqrt_dk.sqrt_dk_numbers(d_k, seed), sqrt_dk.softmax_sweep_by_seed(seed)

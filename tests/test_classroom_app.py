@@ -15,8 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from devtools.apptest import APP, open_page, texts
-from ui import classroom
+from devtools.apptest import APP, open_page, texts, widgets
+from ui import classroom, controls
+from ui.content import page_index
 from ui.inputs import literal
 
 PRESENTER_ONLY = ("_class_start", "_class_end", "_class_large")
@@ -199,6 +200,31 @@ def test_students_follow_the_page_the_slider_and_the_step():
         assert st.slider(key="sd_dk").value == 16
 
 
+def lesson_controls(at: AppTest) -> dict[str, bool]:
+    """Each lesson control on the page, and whether it is disabled."""
+    return {i.key: i.disabled for _, i in widgets(at) if controls.is_lesson_control(i.key)}
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in page_index() if p.slug != "home"])
+def test_a_follower_sees_the_presenters_controls_disabled_until_it_explores(slug):
+    """The room sets a follower's controls on every run, so a move of its own would only be put back: they
+    are drawn disabled (AppTest, like a browser, refuses to move one). The class's own buttons stay live."""
+    pres, code, _ = start_class()
+    student = fresh(room=code)
+    go(pres, slug)
+    student.run()
+    assert not student.exception, [e.value for e in student.exception]
+    following = lesson_controls(student)
+    assert following and all(following.values()), [k for k, off in following.items() if not off]
+    assert lesson_controls(pres) and not any(lesson_controls(pres).values()), "the presenter's are live"
+    first = next(n for n, i in widgets(student) if i.key in following)
+    with pytest.raises(Exception, match="disabled"):
+        first.set_value(first.value)
+    student.button(key="_class_explore").click().run()
+    exploring = lesson_controls(student)
+    assert exploring.keys() == following.keys() and not any(exploring.values())
+
+
 def test_a_cleared_cache_ends_no_class():
     """Any client may send Streamlit's clear_cache message, which empties every st.cache_data and
     st.cache_resource for every session: the rooms, who follows them and the threads that wake them are kept."""
@@ -248,7 +274,9 @@ def test_a_run_from_the_browsers_old_values_keeps_the_presenters():
     pres.slider(key="sd_dk").set_value(256).run()
     student.run()
     assert student.slider(key="sd_dk").value == 256
-    student.slider(key="sd_dk").set_value(old).run()          # the browser's message, sent before it had 256
+    stale = student.slider(key="sd_dk")
+    stale.proto.disabled = False                              # the message left before the browser had 256
+    stale.set_value(old).run()                                # (and before its slider was disabled)
     assert not student.exception, [e.value for e in student.exception]
     assert student.slider(key="sd_dk").value == 256
 

@@ -2,13 +2,15 @@
 
 Both ways: every id a page asks the frame for exists in its lesson file, and every check, prediction,
 note and exercise in a lesson file is asked by its page; the ``{fields}`` of each text are exactly
-the values the page passes; every lesson control carries its page's prefix and no key is used twice.
+the values the page passes; every lesson control carries its page's prefix and no key is used twice, and
+every one is drawn with ``disabled=frame.locked`` (a following student's controls are the presenter's).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 from dataclasses import dataclass, field
 
 import pytest
@@ -179,6 +181,57 @@ def test_keys_made_by_the_frame_are_never_lesson_controls():
     assert all(controls.is_lesson_control(controls.control(s, "x")) for s in controls.PREFIXES)
     with pytest.raises(ValueError):
         controls.control("sqrt_dk", "_x")
+
+
+def _inputs() -> set[str]:
+    """The names of what a page can draw that takes both ``key=`` and ``disabled=``: Streamlit's inputs, ours."""
+    import streamlit as st
+
+    from ui import inputs
+
+    names = set()
+    for module in (st, inputs):
+        for name in dir(module):
+            try:
+                parameters = inspect.signature(getattr(module, name)).parameters
+            except (TypeError, ValueError):
+                continue
+            if {"key", "disabled"} <= set(parameters):
+                names.add(name)
+    return names
+
+
+def unlocked_controls(source: str) -> list[str]:
+    """Inputs keyed as lesson controls whose ``disabled=`` does not depend on ``frame.locked``."""
+    inputs, found = _inputs(), []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        kw = {k.arg: k.value for k in node.keywords}
+        key = kw.get("key")
+        head = _literal(key.values[0]) if isinstance(key, ast.JoinedStr) and key.values else _literal(key)
+        if name in inputs and head and controls.is_lesson_control(head) and (
+                "disabled" not in kw or "frame.locked" not in ast.unparse(kw["disabled"])):
+            found.append(f"line {node.lineno}: {name}(key={head!r})")
+    return found
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_every_lesson_control_is_locked_while_its_session_follows_a_class(slug):
+    assert not unlocked_controls(_source(slug))
+
+
+def test_the_lock_check_finds_a_control_drawn_without_it():
+    assert _inputs() >= {"slider", "toggle", "text_input", "multiselect", "pills", "matrix_input"}
+    source = """
+a = st.slider("x", 0, 1, key="sd_x", disabled=frame.locked)
+b = cols[0].toggle("y", key=f"sd_y{n}")
+c = matrix_input("M", M, key="sd_m", disabled=square)
+d = st.slider("z", key="_private")
+st.container(key="sd_box")
+"""
+    assert unlocked_controls(source) == ["line 3: toggle(key='sd_y')", "line 4: matrix_input(key='sd_m')"]
 
 
 def test_old_link_names_map_onto_controls_of_their_own_page():

@@ -113,6 +113,12 @@ def following() -> bool:
     return role() == "student" and bool(_ss().get(_FOLLOWING))
 
 
+def holds_controls() -> bool:
+    """The room sets this session's lesson controls on every run: it follows a class it can reach. Its
+    controls are then drawn disabled, since a move of its own would be put back by the room's value."""
+    return following() and not _ss().get(_OFFLINE)
+
+
 def _notice(kind: str, text: str) -> None:
     _ss()[_NOTICE] = (kind, text)
 
@@ -711,7 +717,8 @@ def _student_bar() -> None:
             st.markdown(f":material/sync: **{RECONNECTING}** (class {code}). The lesson works on its own meanwhile.")
             st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
         elif following():
-            st.markdown(f":material/groups: **Following class {code}**: this page moves with the presenter.")
+            st.markdown(f":material/groups: **Following class {code}**: this page and its controls move with the "
+                        "presenter.")
             st.button("Explore on my own", key="_class_explore", on_click=_stop_following)
         else:
             st.markdown(f":material/explore: **Exploring on your own** (class {code}).")

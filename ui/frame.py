@@ -53,6 +53,12 @@ class Frame:
     def slug(self) -> str:
         return self.text.slug
 
+    @property
+    def locked(self) -> bool:
+        """True while this session follows a class: the presenter moves the lesson's controls, so every lesson
+        control is drawn with ``disabled=frame.locked`` (a test checks each page). "Explore on my own" frees them."""
+        return classroom.holds_controls()
+
     def fragment(self, body):
         """``st.fragment`` for a lesson section. Moving a control inside it reruns the section alone; a
         presenter's move is published from here naming the section, and each following student reruns

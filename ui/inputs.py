@@ -13,8 +13,8 @@ from attention_core.parsing import MAX_CHARS
 from ui import controls
 
 
-def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None = None,
-                 cols: int | None = None, rows: int | None = None, height: int | None = None) -> np.ndarray | None:
+def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None = None, cols: int | None = None,
+                 rows: int | None = None, height: int | None = None, disabled: bool = False) -> np.ndarray | None:
     """A text area holding a matrix, one row per line, at most MAX_CHARS characters; mirrored in the URL
     under ``key``, but only once it reads as a matrix.
 
@@ -42,7 +42,7 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
             del st.session_state[refused]
     # Mirrored by hand rather than with bind="query-params": a bound widget always takes the URL's
     # value, and a tampered matrix in a link must fall back to the default instead.
-    text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS)
+    text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS, disabled=disabled)
     try:
         M = parse_matrix(text, _NAME, cols=cols, rows=rows)
     except ValueError as err:
