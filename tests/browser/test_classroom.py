@@ -11,6 +11,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from devtools import harness
 from tests.browser.conftest import SCREENSHOTS
@@ -120,6 +121,7 @@ def test_students_follow_the_presenter_to_a_lesson_and_its_slider(classroom):
     for st in classroom.students:
         st.wait_for_url(re.compile(r"/sqrt_dk\?.*room=" + classroom.code), timeout=FOLLOW_TIMEOUT_MS * 2)
         st.locator(SLIDER).first.wait_for(state="attached", timeout=FOLLOW_TIMEOUT_MS)
+        expect(st.locator(SLIDER).first).to_be_disabled()   # the presenter moves it
     before = _slider_value(pg)
     t0 = time.perf_counter()
     pg.locator(SLIDER).first.focus()
@@ -137,6 +139,7 @@ def test_a_student_explores_then_follows_again(classroom):
     pg, st = classroom.presenter, classroom.students[0]
     st.get_by_role("button", name="Explore on my own").click()
     st.get_by_text("Exploring on your own").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    expect(st.locator(SLIDER).first).to_be_enabled(timeout=FOLLOW_TIMEOUT_MS)
     kept = _slider_value(st)
     pg.locator(SLIDER).first.focus()
     pg.keyboard.press("ArrowRight")
