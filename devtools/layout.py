@@ -127,8 +127,9 @@ LAYOUT_JS = r"""
       out.push({kind: 'small', chart: '', text: value.innerText.slice(0, 40),
                 detail: `metric value at ${v} px under a ${l} px label`});
   });
-  // A label cut short with an ellipsis (a metric's label does not wrap): the reader never sees its end.
-  main.querySelectorAll('[data-testid=stMetricLabel], [data-testid=stMetricLabel] *').forEach(el => {
+  // A label cut short with an ellipsis (a metric's label, a pill's words): the reader never sees its end.
+  main.querySelectorAll('[data-testid=stMetricLabel], [data-testid=stMetricLabel] *, '
+                        + '[data-testid=stButtonGroup] button, [data-testid=stButtonGroup] button *').forEach(el => {
     if (el.offsetParent !== null && getComputedStyle(el).textOverflow === 'ellipsis'
         && el.scrollWidth > el.clientWidth + 1)
       out.push({kind: 'truncated', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),

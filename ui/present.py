@@ -50,6 +50,12 @@ SITE_CSS = """
   [data-testid="stMetricLabel"] label {
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
     height: auto !important; }
+  /* A pill (the Lab's example sentences) wraps its words instead of ending in an ellipsis: on a phone the
+     longest example lost its last words, the ones it is about ("... too tired"). */
+  [data-testid="stButtonGroup"] button, [data-testid="stButtonGroup"] button div,
+  [data-testid="stButtonGroup"] button p {
+    white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+    height: auto !important; text-align: left; }
   /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
   @media (max-width: 480px) { [data-testid="stMain"] .katex-display > .katex { font-size: 1.05em; } }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
