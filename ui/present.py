@@ -192,17 +192,30 @@ _CLICKER_JS = """
   var status = function () { var b = bar(); return b ? b.innerText : ""; };
   var follow = function (forward, before, seen) {
     window.__attnStepMoved = true;
-    var started = Date.now();
+    var started = Date.now(), target = null, still = 0, held = 0;
+    var me = window.__attnFollow = (window.__attnFollow || 0) + 1;
     var poll = function () {
+      var elapsed = Date.now() - started;
+      if (me !== window.__attnFollow || elapsed > 15000) return;    // a newer press took over, or give up
       var b = bar();
       var settled = b && status() !== before && !document.querySelector('[data-testid="stSkeleton"]');
-      if (!settled) { if (Date.now() - started < 15000) setTimeout(poll, 100); return; }
+      if (!settled) { setTimeout(poll, 100); return; }
       if (!forward) { b.scrollIntoView({block: "start"}); return; }
       var fresh = blocks().filter(function (el) {
         var t = el.innerText.trim();
         return t && !seen.has(t) && !b.contains(el) && el.getBoundingClientRect().height > 0;
       });
-      (fresh[0] || b).scrollIntoView({block: "start"});
+      // The step's content arrives after its bar: wait for the first new block to stand still a moment.
+      if (fresh[0] !== target) { target = fresh[0]; still = 0; } else { still++; }
+      if (!target) {
+        if (elapsed < 6000) { setTimeout(poll, 100); } else { b.scrollIntoView({block: "start"}); }
+        return;
+      }
+      if (still < 3) { setTimeout(poll, 100); return; }
+      // Then keep it on screen while charts above it finish growing (they push it down as they draw).
+      var top = target.getBoundingClientRect().top;
+      if (held === 0 || top < 0 || top > window.innerHeight / 2) target.scrollIntoView({block: "start"});
+      if (++held < 10) setTimeout(poll, 200);
     };
     setTimeout(poll, 100);
   };
