@@ -250,11 +250,13 @@ def measured(r, roles: core.HeadRoles, q: int, word: str, target: str, hits: lis
                 f"share the favourite): previous token, {heads_list(roles.at_least(roles.previous, ROLE_SHARE))}; "
                 f"[SEP], {heads_list(roles.at_least(roles.to_sep, ROLE_SHARE))}; "
                 f"[CLS], {len(roles.at_least(roles.to_cls, ROLE_SHARE))} of 72 heads.")
+    # One row per head, one column per layer: six columns fit a laptop's column, twelve scrolled sideways.
     top_table = pd.DataFrame([[f"{r.tokens[roles.top[L, H, q]]} {best[L, H, roles.top[L, H, q]]:.0%}"
-                               for H in range(12)] for L in range(6)],
-                             index=[f"layer {L + 1}" for L in range(6)], columns=[f"H{H + 1}" for H in range(12)])
-    st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight, by layer.")
-    st.dataframe(top_table, width="stretch")
+                               for L in range(6)] for H in range(12)],
+                             index=[f"head {H + 1}" for H in range(12)], columns=[f"layer {L + 1}" for L in range(6)])
+    st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight: a row per head, a column per "
+               "layer.")
+    numbers(top_table)
 
 
 def cost(T: int) -> None:

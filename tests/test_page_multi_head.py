@@ -141,9 +141,9 @@ def test_the_real_layer_counts_the_heads_from_the_models_own_weights():
     at.slider(key="mh_layer").set_value(1).run()
     np.testing.assert_allclose(heatmaps(at, "mh_fig_real")[0], r.attentions[0, 0], rtol=1e-6)
     table = at.dataframe[-1].value
-    assert table.shape == (6, 12)
+    assert table.shape == (12, 6)                                             # a row per head, a column per layer
     top = int(np.argmax(r.attentions[0, 2, it]))
-    assert table.iloc[0, 2].startswith(r.tokens[top])
+    assert table.loc["head 3", "layer 1"].startswith(r.tokens[top])
 
 
 def test_previous_token_heads_are_measured_not_assumed():

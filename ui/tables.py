@@ -25,6 +25,8 @@ def fixed_table(name: str, _make: Callable[[], pd.DataFrame]) -> pa.Table:
 
 # Cells past which a table stays a scrolling grid even on a projector: a static table shows every cell at once.
 PRESENTED_CELLS = 120
+# Rows a grid shows whole, with no scroll bar of its own (Streamlit's default shows ten).
+ROWS_SHOWN = 16
 
 
 def numbers(data: pd.DataFrame | pa.Table) -> None:
@@ -37,8 +39,8 @@ def numbers(data: pd.DataFrame | pa.Table) -> None:
     if present.active() and rows * cols <= PRESENTED_CELLS:
         frame = data if isinstance(data, pd.DataFrame) else data.to_pandas()
         st.table(frame.style.format(_short, subset=list(frame.select_dtypes("number").columns)))
-    else:
-        st.dataframe(data, width="stretch")
+    else:                                               # every row on screen up to ROWS_SHOWN, then a scroll
+        st.dataframe(data, width="stretch", height="content" if rows <= ROWS_SHOWN else "auto")
 
 
 def _short(value: float) -> str:
