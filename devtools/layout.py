@@ -116,6 +116,13 @@ LAYOUT_JS = r"""
       out.push({kind: 'scroll', chart: '', text: el.innerText.replace(/\s+/g, ' ').slice(0, 60),
                 detail: `formula is ${el.scrollWidth} px wide in a ${el.clientWidth} px column`});
   });
+  // A caption (what a chart or table shows, in words) under the smallest size chart text may take: on a
+  // projector Streamlit's caption size was 17.5 px beside 23 px prose.
+  main.querySelectorAll('[data-testid=stCaptionContainer] p, [data-testid=stCaptionContainer] li').forEach(el => {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (el.offsetParent !== null && el.innerText.trim() && size < minFont - 0.01)
+      out.push({kind: 'small', chart: '', text: el.innerText.slice(0, 40), detail: `caption at ${size} px`});
+  });
   // A metric's value drawn no larger than its label (presenter CSS once shrank it to body size).
   main.querySelectorAll('[data-testid=stMetric]').forEach(el => {
     // The text itself (its <p>), not the box around it: the box keeps the theme's size.

@@ -56,6 +56,8 @@ SITE_CSS = """
   [data-testid="stButtonGroup"] button p {
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
     height: auto !important; text-align: left; }
+  /* Maths inside a caption keeps to the caption's size: KaTeX's own 1.21em made it tower over the words. */
+  [data-testid="stCaptionContainer"] .katex { font-size: 1.05em; }
   /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
   @media (max-width: 480px) { [data-testid="stMain"] .katex-display > .katex { font-size: 1.05em; } }
   /* Chips (a multiselect's picked words) wear the dark theme's light sky blue: dark text on it, not white. */
@@ -78,6 +80,8 @@ PRESENTER_CSS = """
   [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.15rem; }
   /* A metric's value is markdown too: it keeps its own large size, not the body text's (it shrank below its label). */
   [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p { font-size: inherit; }
+  /* Captions say what a chart or table shows: at Streamlit's 0.875rem they were 17.5 px beside 23 px prose. */
+  [data-testid="stCaptionContainer"] p, [data-testid="stCaptionContainer"] li { font-size: 1rem !important; }
   h1 { font-size: 2.6rem !important; }
   /* A small table of numbers is a static table in presenter mode (ui/tables.numbers): its cells grow with the prose. */
   [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.1rem; }
