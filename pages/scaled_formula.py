@@ -100,10 +100,9 @@ def exact_result(trace: core.AttentionTrace) -> None:
     frame.note("rounding")
 
 
-# One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
-# part of the page only (not the entry script, the header, the presenter's steps or the footer).
-@frame.fragment
-def formula(shown: int) -> None:
+def entered() -> tuple[core.AttentionTrace | None, bool]:
+    """The Q, K, V boxes and the scale switch, drawn in the box above the steps: the trace of what they hold
+    and the switch's state, or None for the trace (its message shown) when the entries do not fit."""
     with inputs:
         c1, c2, c3 = st.columns(3)
         with c1:
@@ -116,13 +115,20 @@ def formula(shown: int) -> None:
             V = matrix_input("Values V", SEED_V, key="sf_v", disabled=frame.locked, help="One value row per key.")
         scale = st.toggle("Divide by √dₖ", value=True, key="sf_scale", disabled=frame.locked, bind="query-params",
                           help="Turn off to see the weights sharpen when the scores are not scaled.")
+        if Q is None or K is None or V is None:
+            return None, scale
+        try:
+            return core.scaled_dot_product_attention(Q, K, V, scale=scale), scale
+        except ValueError as err:
+            st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
+            return None, scale
 
-        trace = None
-        if Q is not None and K is not None and V is not None:
-            try:
-                trace = core.scaled_dot_product_attention(Q, K, V, scale=scale)
-            except ValueError as err:
-                st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
+
+# One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
+# part of the page only (not the entry script, the header, the presenter's steps or the footer).
+@frame.fragment
+def formula(shown: int) -> None:
+    trace, scale = entered()
     picked = st.segmented_control("Pick a term of the formula to see what it does", TERMS, default=TERMS[0],
                                   key="sf_term", disabled=frame.locked, bind="query-params")
     st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
