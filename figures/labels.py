@@ -9,6 +9,7 @@ between (it is linear in the width), so checking the two ends (each View) is eno
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -22,6 +23,8 @@ POSITIONS = ("top center", "bottom center", "middle right", "middle left",
 CHAR_EM, BOLD_EM = 0.56, 0.62           # a character's width in em, with room to spare (the theme's sans-serif)
 ASCENT, DESCENT = 1.0, 0.28             # a text box's extent above and below its baseline, in em
 EDGE = 3                                # px a label keeps from the plot area's edge
+# Up to this many placings (8 places for up to 4 labels), every one is scored and the best taken.
+EVERY_PLACING = 8 ** 4
 GAP = 1.0                               # px the search keeps around each label beyond its estimated box
 
 
@@ -94,10 +97,11 @@ def place_labels(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[V
                  optional: tuple[int, ...] = ()) -> list[str | None]:
     """A Plotly textposition per point (x, y), its marker ``sizes`` px across, on axes with these ranges.
 
-    Greedy, most crowded point first, then passes in which each label moves to its best place given all the
-    others, until none moves, then pairs of labels that still meet moved together: deterministic, and quick for
-    the tens of labels a map carries. Where no place is clear, the one that overlaps least; but a label listed
-    in ``optional`` (a point the legend names already) is left off (None) rather than overlap.
+    Up to four labels, every placing is scored and the best taken. More: greedy, most crowded point first, then
+    passes in which each label moves to its best place given all the others, until none moves, then pairs of
+    labels that still meet moved together: deterministic, and quick for the tens of labels a map carries. Where
+    no place is clear, the one that overlaps least; but a label listed in ``optional`` (a point the legend
+    names already) is left off (None) rather than overlap.
     """
     places, cost = _place(x, y, texts, sizes, x_range, y_range, views)
     dropped = [i for i in optional if cost[i] > 1]
@@ -123,6 +127,10 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
     # pair[i, a, j, b]: how much label i at place a meets label j at place b, over every view (px²).
     pair = 3 * _area(boxes[:, :, None, None], boxes[None, None]).sum(axis=-1)
     pair[np.arange(n), :, np.arange(n), :] = 0
+    every = np.arange(n)
+    if len(POSITIONS) ** n <= EVERY_PLACING:
+        chosen = _best_of_all(fixed, pair)
+        return [POSITIONS[k] for k in chosen], fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
     centres = np.stack([(m[:, :2] + m[:, 2:]) / 2 for _, m in geo], axis=1)   # [n, views, 2]
     gaps = np.abs(centres[:, None] - centres[None]).sum(axis=(2, 3))
     np.fill_diagonal(gaps, np.inf)
@@ -144,6 +152,17 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
     _untangle(fixed, pair, chosen)
     left = fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
     return [POSITIONS[k] for k in chosen], left
+
+
+def _best_of_all(fixed: np.ndarray, pair: np.ndarray) -> np.ndarray:
+    """Every placing of a few labels scored whole: the one that overlaps least (on a tie, the earliest). The
+    greedy search and its repairs can miss a clear placing that exists, as with three labels on one point."""
+    n, k = fixed.shape
+    combos = np.array(list(itertools.product(range(k), repeat=n)))                # [k^n, n]
+    total = fixed[np.arange(n), combos].sum(axis=1)
+    for i, j in itertools.permutations(range(n), 2):
+        total += pair[i, combos[:, i], j, combos[:, j]]
+    return combos[int(np.argmin(total))]
 
 
 def _untangle(fixed: np.ndarray, pair: np.ndarray, chosen: np.ndarray, rounds: int = 6) -> None:
