@@ -156,11 +156,7 @@ class Runs:
 
         Generous by default: a page's first run may load a model, on a machine shared with other work.
         """
-        deadline = time.perf_counter() + timeout_ms / 1000
-        while self.finished <= after:
-            if time.perf_counter() > deadline:
-                raise TimeoutError(f"no script run finished within {timeout_ms} ms")
-            self.page.wait_for_timeout(25)
+        self._until(lambda: self.finished > after, timeout_ms, "no script run finished")
         if charts:
             self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
@@ -171,11 +167,8 @@ class Runs:
         run goes Streamlit fades the elements it has not yet redrawn: a check of what the page looks like
         (colour contrast, sizes) must not look during one.
         """
-        deadline = time.perf_counter() + timeout_ms / 1000
-        while self.running or time.perf_counter() - self.changed_at < quiet_ms / 1000:
-            if time.perf_counter() > deadline:
-                raise TimeoutError(f"the page did not stay quiet for {quiet_ms} ms within {timeout_ms} ms")
-            self.page.wait_for_timeout(50)
+        self._until(lambda: not self.running and time.perf_counter() - self.changed_at >= quiet_ms / 1000,
+                    timeout_ms, f"the page did not stay quiet for {quiet_ms} ms")
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
     def open(self, url: str, timeout_ms: int = 180_000) -> None:
@@ -183,12 +176,17 @@ class Runs:
         still finish after the navigation starts (a reveal's, say): it must not count, nor its charts."""
         sockets = self.sockets
         self.page.goto(url)
-        deadline = time.perf_counter() + timeout_ms / 1000
-        while self.sockets == sockets or self.finished_on_latest == 0:
-            if time.perf_counter() > deadline:
-                raise TimeoutError(f"the new page's first run did not finish within {timeout_ms} ms")
-            self.page.wait_for_timeout(25)
+        self._until(lambda: self.sockets != sockets and self.finished_on_latest > 0, timeout_ms,
+                    "the new page's first run did not finish")
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
+
+    def _until(self, done, timeout_ms: int, what: str) -> None:
+        """Let the page's events arrive (they count runs) until ``done()``; TimeoutError("<what> within …")."""
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while not done():
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"{what} within {timeout_ms} ms")
+            self.page.wait_for_timeout(25)
 
 
 # The page shows its title and as many chart containers as the run sent, and every visible one holds
