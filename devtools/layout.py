@@ -163,10 +163,17 @@ def step_count(page) -> int | None:
     return int(found.group(1)) if found else None
 
 
+# Presenter mode's stylesheet is in force (ui/present.py sets the root size to 20 px). It is an element of the
+# page: on a busy machine the browser can mount it a moment after the run that sent it is reported over.
+PRESENTER_STYLED_JS = "() => getComputedStyle(document.documentElement).fontSize === '20px'"
+
+
 def problems(page, presenting: bool | None = None) -> list[dict]:
     """Every layout problem on the page as it is drawn now (see LAYOUT_JS). Text on a chart must be at least
     MIN_PRESENTER_FONT_PX in presenter mode (by default, when the page's address says ``present=1``)."""
     presenting = "present=1" in page.url if presenting is None else presenting
+    if presenting:
+        page.wait_for_function(PRESENTER_STYLED_JS, timeout=30_000)
     return page.evaluate(LAYOUT_JS, MIN_PRESENTER_FONT_PX if presenting else MIN_CHART_FONT_PX)
 
 
