@@ -25,7 +25,10 @@ NAMES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plot
 def test_each_chart_is_a_figure_named_by_its_title_and_caption(server, page, slug):
     pg, problems = page
     problems.runs.open(harness.page_url(server, slug))
-    # Every lesson draws a chart before its first prediction; the names follow the drawing by a moment.
+    # The page reruns by itself after opening, and a later section's chart can be drawn after the first run
+    # is over: look once the page is quiet. Every lesson draws a chart before its first prediction; the names
+    # follow the drawing by a moment.
+    problems.runs.settle()
     pg.wait_for_function("() => { const c = [...document.querySelectorAll('[data-testid=stMain] "
                          "[data-testid=stPlotlyChart]')]; "
                          "return c.length && c.every(e => e.getAttribute('aria-label')); }", timeout=90_000)
