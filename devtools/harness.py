@@ -141,10 +141,14 @@ class Runs:
             if self.running:
                 self._charts_now = 0
         elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
-            self._charts_now += 1
+            if socket is None or socket == self.sockets:       # not a chart of a page that is being left
+                self._charts_now += 1
         elif kind == "script_finished":
-            if socket is None or socket == self.sockets:       # not a run of a page that is being left
+            if socket is None or socket == self.sockets:
                 self.charts = self._charts_now
+            # Counted per run: a run stopped early for a rerun is followed by the next one's charts, which
+            # must not add to its own (more charts expected than the page has would wait for ever).
+            self._charts_now = 0
             self.finished += 1
             self.running = False
             self.changed_at = time.perf_counter()
