@@ -64,19 +64,19 @@ def asks(source: str) -> list[Ask]:
     return found
 
 
+def _key(value: ast.AST) -> tuple[str, bool] | None:
+    """A ``key=`` argument read from the source: (the literal, True), or (an f-string's literal start, False)."""
+    if _literal(value) is not None:
+        return value.value, True
+    if isinstance(value, ast.JoinedStr) and value.values and _literal(value.values[0]):
+        return value.values[0].value, False
+    return None
+
+
 def widget_keys(source: str) -> list[tuple[str, int, bool]]:
     """(key, line, whole) for every ``key=`` argument: a literal, or the literal start of an f-string."""
-    keys = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call):
-            for k in node.keywords:
-                if k.arg == "key" and _literal(k.value) is not None:
-                    keys.append((k.value.value, node.lineno, True))
-                elif k.arg == "key" and isinstance(k.value, ast.JoinedStr) and k.value.values:
-                    head = _literal(k.value.values[0])
-                    if head:
-                        keys.append((head, node.lineno, False))
-    return keys
+    return [(found[0], node.lineno, found[1]) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+            for k in node.keywords if k.arg == "key" and (found := _key(k.value))]
 
 
 def _texts(entry: Check) -> list[str]:
@@ -209,11 +209,10 @@ def unlocked_controls(source: str) -> list[str]:
             continue
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
         kw = {k.arg: k.value for k in node.keywords}
-        key = kw.get("key")
-        head = _literal(key.values[0]) if isinstance(key, ast.JoinedStr) and key.values else _literal(key)
-        if name in inputs and head and controls.is_lesson_control(head) and (
+        key = _key(kw["key"]) if "key" in kw else None
+        if name in inputs and key and controls.is_lesson_control(key[0]) and (
                 "disabled" not in kw or "frame.locked" not in ast.unparse(kw["disabled"])):
-            found.append(f"line {node.lineno}: {name}(key={head!r})")
+            found.append(f"line {node.lineno}: {name}(key={key[0]!r})")
     return found
 
 
