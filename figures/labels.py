@@ -127,10 +127,16 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
     # pair[i, a, j, b]: how much label i at place a meets label j at place b, over every view (px²).
     pair = 3 * _area(boxes[:, :, None, None], boxes[None, None]).sum(axis=-1)
     pair[np.arange(n), :, np.arange(n), :] = 0
+    chosen = _best_of_all(fixed, pair) if len(POSITIONS) ** n <= EVERY_PLACING else _search(fixed, pair, geo, passes)
     every = np.arange(n)
-    if len(POSITIONS) ** n <= EVERY_PLACING:
-        chosen = _best_of_all(fixed, pair)
-        return [POSITIONS[k] for k in chosen], fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
+    left = fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
+    return [POSITIONS[k] for k in chosen], left
+
+
+def _search(fixed: np.ndarray, pair: np.ndarray, geo: list, passes: int) -> np.ndarray:
+    """The place of each label, found greedily, most crowded point first, then improved label by label and
+    pair by pair (see place_labels)."""
+    n = fixed.shape[0]
     centres = np.stack([(m[:, :2] + m[:, 2:]) / 2 for _, m in geo], axis=1)   # [n, views, 2]
     gaps = np.abs(centres[:, None] - centres[None]).sum(axis=(2, 3))
     np.fill_diagonal(gaps, np.inf)
@@ -150,8 +156,7 @@ def _place(x, y, texts: list[str], sizes, x_range, y_range, views: tuple[View, .
         if not moved:
             break
     _untangle(fixed, pair, chosen)
-    left = fixed[every, chosen] + pair[every, chosen][:, every, chosen].sum(axis=1)
-    return [POSITIONS[k] for k in chosen], left
+    return chosen
 
 
 def _best_of_all(fixed: np.ndarray, pair: np.ndarray) -> np.ndarray:
