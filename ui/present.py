@@ -43,19 +43,18 @@ SITE_CSS = """
   [class*="__step__bar"] [data-testid="stColumn"]:first-child,
   [class*="__step__bar"] [data-testid="stColumn"]:last-child { flex: 0 0 auto !important; width: auto !important; }
   [class*="__step__bar"] [data-testid="stColumn"]:nth-child(2) { flex: 1 1 0 !important; min-width: 0 !important; }
-  /* A metric's label wraps instead of ending in an ellipsis: in a narrow column of a row of metrics its end
-     ("… of 384", "… unscaled") was never seen. */
-  /* (Its boxes only: KaTeX's hidden MathML copy must keep its own overflow, or it widens the page.) */
+  /* A metric's label and a pill's words wrap instead of ending in an ellipsis: in a narrow column of a row of
+     metrics a label's end ("… of 384", "… unscaled") was never seen, and on a phone the Lab's longest example
+     sentence lost its last words, the ones it is about ("… too tired"). */
+  /* (Their boxes only: KaTeX's hidden MathML copy must keep its own overflow, or it widens the page.) */
   [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] div, [data-testid="stMetricLabel"] p,
-  [data-testid="stMetricLabel"] label {
-    white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
-    height: auto !important; }
-  /* A pill (the Lab's example sentences) wraps its words instead of ending in an ellipsis: on a phone the
-     longest example lost its last words, the ones it is about ("... too tired"). */
+  [data-testid="stMetricLabel"] label,
   [data-testid="stButtonGroup"] button, [data-testid="stButtonGroup"] button div,
   [data-testid="stButtonGroup"] button p {
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
-    height: auto !important; text-align: left; }
+    height: auto !important; }
+  [data-testid="stButtonGroup"] button, [data-testid="stButtonGroup"] button div,
+  [data-testid="stButtonGroup"] button p { text-align: left; }
   /* Maths inside a caption keeps to the caption's size: KaTeX's own 1.21em made it tower over the words. */
   [data-testid="stCaptionContainer"] .katex { font-size: 1.05em; }
   /* On a phone a displayed formula takes a smaller size, so softmax(QKᵀ/√dₖ)V fits the column, not cut off. */
