@@ -135,16 +135,17 @@ class Runs:
         self.bytes += len(payload)
         msg = ForwardMsg.FromString(payload)
         kind = msg.WhichOneof("type")
+        newest = socket is None or socket == self.sockets      # not a frame of a page that is being left
         if kind == "session_status_changed":
             self.running = msg.session_status_changed.script_is_running
             self.changed_at = time.perf_counter()
             if self.running:
                 self._charts_now = 0
         elif kind == "delta" and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
-            if socket is None or socket == self.sockets:       # not a chart of a page that is being left
+            if newest:
                 self._charts_now += 1
         elif kind == "script_finished":
-            if socket is None or socket == self.sockets:
+            if newest:
                 self.charts = self._charts_now
             # Counted per run: a run stopped early for a rerun is followed by the next one's charts, which
             # must not add to its own (more charts expected than the page has would wait for ever).
