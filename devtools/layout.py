@@ -274,8 +274,14 @@ def reveal_predictions(page, runs, most: int = 6) -> int:
                 if attempt == 2:
                     raise
         before, buttons = runs.finished, page.evaluate(_REVEAL_BUTTONS_JS)
-        page.get_by_role("button", name="Reveal the answer").first.click()
-        page.wait_for_function(f"() => ({_REVEAL_BUTTONS_JS})() < {buttons}", timeout=60_000)
+        for attempt in range(3):                          # a click during a rerun can be lost, as above
+            page.get_by_role("button", name="Reveal the answer").first.click()
+            try:
+                page.wait_for_function(f"() => ({_REVEAL_BUTTONS_JS})() < {buttons}", timeout=30_000)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
         runs.wait(before)
         done += 1
     return done
