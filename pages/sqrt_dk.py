@@ -120,10 +120,8 @@ def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> Non
 def experiment(step: int) -> None:
     st.subheader("Draw random queries and keys")
     a, b = st.columns([3, 1])
-    d_k = a.slider("dₖ: components in each query and key", 1, 1024, sqrt_dk.D_K, key="sd_dk", disabled=frame.locked,
-                   bind="query-params")
-    seed = b.number_input("Random seed", 0, 10_000, sqrt_dk.SEED, key="sd_seed", disabled=frame.locked,
-                          bind="query-params")
+    d_k = frame.control(a.slider, "dk", "dₖ: components in each query and key", 1, 1024, sqrt_dk.D_K)
+    seed = frame.control(b.number_input, "seed", "Random seed", 0, 10_000, sqrt_dk.SEED)
     frame.note("draws")
 
     L, sw = sqrt_dk.sqrt_dk_numbers(d_k, seed), sqrt_dk.softmax_sweep_by_seed(seed)

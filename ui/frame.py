@@ -59,6 +59,24 @@ class Frame:
         control is drawn with ``disabled=frame.locked`` (a test checks each page). "Explore on my own" frees them."""
         return classroom.holds_controls()
 
+    def control(self, widget, name: str, *args, idle: str | None = None, **kwargs):
+        """A lesson control, declared once: ``widget(*args, **kwargs)`` keyed ``<prefix>_<name>``
+        (``controls.control``), mirrored in the page's URL, and disabled while this session follows a class.
+
+        ``widget`` is a Streamlit input (``st.slider``, or a column's ``a.slider``) or ``ui.inputs.matrix_input``;
+        ``name`` is the key without the lesson's prefix (``"dk"`` gives ``sd_dk`` on the √dₖ page), so the
+        URL a link carries is the key itself. ``idle``, when given, is the one-line reason the control does
+        nothing at the current settings: it is then drawn disabled with that reason as its help.
+        A page never passes ``key``, ``disabled`` or ``bind`` for a lesson control itself.
+        """
+        for own in ("key", "disabled", "bind"):
+            if own in kwargs:
+                raise TypeError(f"frame.control sets {own}= itself; {name!r} passed it")
+        if idle is not None:
+            kwargs["help"] = idle
+        return widget(*args, key=controls.control(self.slug, name), disabled=self.locked or idle is not None,
+                      bind="query-params", **kwargs)
+
     def fragment(self, body):
         """``st.fragment`` for a lesson section. Moving a control inside it reruns the section alone; a
         presenter's move is published from here naming the section, and each following student reruns

@@ -14,9 +14,11 @@ from ui import controls
 
 
 def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None = None, cols: int | None = None,
-                 rows: int | None = None, height: int | None = None, disabled: bool = False) -> np.ndarray | None:
+                 rows: int | None = None, height: int | None = None, disabled: bool = False,
+                 bind: str | None = "query-params") -> np.ndarray | None:
     """A text area holding a matrix, one row per line, at most MAX_CHARS characters; mirrored in the URL
-    under ``key``, but only once it reads as a matrix.
+    under ``key`` (``bind="query-params"``, as a Streamlit widget's argument; None keeps it out of the URL),
+    but only once it reads as a matrix.
 
     Returns the parsed matrix [rows, cols], or None after showing what is wrong with the entry (the URL
     then keeps the last value that was accepted, so a shared link never carries refused text).
@@ -26,7 +28,7 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     refused = controls.private_key("refused", key)       # why the link's value was not used
     if key not in st.session_state:                       # first run on this page: take the link's value
         st.session_state[key] = default_text
-        if key in st.query_params:
+        if bind and key in st.query_params:
             try:
                 parse_matrix(st.query_params[key], _NAME, cols=cols, rows=rows)
                 st.session_state[key] = st.query_params[key]
@@ -48,6 +50,8 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     except ValueError as err:
         st.error(_named(err, label), icon=":material/error:")
         return None
+    if not bind:
+        return M
     if text == default_text:
         st.query_params.pop(key, None)
     else:
