@@ -35,11 +35,11 @@ frame.note("palette")
 with st.expander("Edit the tokens (up to 6, each a point x, y)"):
     c1, c2 = st.columns(2)
     with c1:
-        X = matrix_input("Token vectors", SEED_X, key="cb_X", disabled=frame.locked, cols=2, height=160,
-                         help="One token per line: two numbers, x and y.")
+        X = frame.control(matrix_input, "X", "Token vectors", SEED_X, cols=2, height=160,
+                          help="One token per line: two numbers, x and y.")
     with c2:
-        label_text = st.text_input("Token names, separated by commas", SEED_LABELS, key="cb_labels",
-                                   disabled=frame.locked, bind="query-params", max_chars=200)
+        label_text = frame.control(st.text_input, "labels", "Token names, separated by commas", SEED_LABELS,
+                                   max_chars=200)
 if X is not None and X.shape[0] > MAX_TOKENS:
     st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
              icon=":material/error:")
@@ -69,20 +69,19 @@ def set_weights(labels: list[str]) -> np.ndarray:
     """The weight controls: free weights off the simplex, or sliders with a remainder, or logits through
     softmax. Returns the weights, [n]."""
     n = len(labels)
-    if st.toggle("Let the weights leave the simplex", value=False, key="cb_off", disabled=frame.locked,
-                 bind="query-params", help="Allow negative weights and weights that do not add up to 1."):
+    if frame.control(st.toggle, "off", "Let the weights leave the simplex", value=False,
+                     help="Allow negative weights and weights that do not add up to 1."):
         frame.note("off")
         cols = st.columns(n)
-        return np.array([cols[j].slider(f"w {literal(labels[j])}", -1.0, 2.0, SEED_FREE_WEIGHTS[j], 0.05,
-                                        key=f"cb_w{j + 1}", disabled=frame.locked, bind="query-params")
+        return np.array([frame.control(cols[j].slider, f"w{j + 1}", f"w {literal(labels[j])}", -1.0, 2.0,
+                                       SEED_FREE_WEIGHTS[j], 0.05)
                          for j in range(n)])
-    mode = st.radio("Set the weights with", MODES, horizontal=True, key="cb_mode", disabled=frame.locked,
-                    bind="query-params")
+    mode = frame.control(st.radio, "mode", "Set the weights with", MODES, horizontal=True)
     frame.note("modes")
     if mode == MODES[0]:
         cols = st.columns(max(n - 1, 1))
-        free = [cols[j].slider(f"α {literal(labels[j])}", 0.0, 1.0, SEED_FREE[j], 0.01, key=f"cb_a{j + 1}",
-                               disabled=frame.locked, bind="query-params") for j in range(n - 1)]
+        free = [frame.control(cols[j].slider, f"a{j + 1}", f"α {literal(labels[j])}", 0.0, 1.0, SEED_FREE[j],
+                              0.01) for j in range(n - 1)]
         weights, rescaled = core.simplex_from_free(free) if n > 1 else (np.ones(1), False)
         if rescaled:
             st.warning("Those sliders add up to more than 1, so they were scaled down to add up to exactly 1 "
@@ -91,8 +90,8 @@ def set_weights(labels: list[str]) -> np.ndarray:
             st.caption(f"α {literal(labels[-1])} = 1 − the others = {weights[-1]:.2f}")
         return weights
     cols = st.columns(n)
-    logits = [cols[j].slider(f"logit {literal(labels[j])}", -5.0, 5.0, SEED_LOGITS[j], 0.01, key=f"cb_l{j + 1}",
-                             disabled=frame.locked, bind="query-params") for j in range(n)]
+    logits = [frame.control(cols[j].slider, f"l{j + 1}", f"logit {literal(labels[j])}", -5.0, 5.0, SEED_LOGITS[j],
+                            0.01) for j in range(n)]
     weights = core.softmax(logits)
     st.caption("softmax(logits) = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
     return weights
@@ -117,15 +116,15 @@ def blend_charts(X: np.ndarray, labels: list[str], b: core.Blend, revealed: bool
         if n == 3 and b.on_simplex:
             chart(built(simplex_figure, b.weights, labels), "Each corner is all the weight on one token; the dot is "
                   "the current weights, and its distance from each side is that token's share.", weights_table,
-                  key="cb_fig_simplex")
+                  key=frame.key("fig_simplex"))
         else:
             why = "off the simplex" if not b.on_simplex else f"{n} tokens"
             chart(built(weight_bars, b.weights, labels), f"The weights as bars ({why}); negative ones in vermillion.",
-                  weights_table, key="cb_fig_bars")
+                  weights_table, key=frame.key("fig_bars"))
     with right:
         chart(built(hull_figure, X, labels, core.convex_hull_2d(X), b.z if revealed else None, b.inside_hull),
               "Tokens (green dots), their convex hull (shaded) and, once revealed, the blend z (star).",
-              points_table, key="cb_fig_hull")
+              points_table, key=frame.key("fig_hull"))
 
 
 def blend_numbers(X: np.ndarray, b: core.Blend) -> None:

@@ -43,10 +43,10 @@ def block_shown(n_blocks: int, length: int, block: int) -> int:
         st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
                    "to see the blocks.")
         return 1
-    if st.session_state.get("fa_step", 1) > n_blocks:         # a link's step past the last block
-        st.session_state["fa_step"] = n_blocks
-    shown = st.slider("Block shown", 1, n_blocks, key="fa_step", disabled=frame.locked, bind="query-params",
-                      help="Step through the blocks of keys, as the algorithm does.")
+    if st.session_state.get(frame.key("step"), 1) > n_blocks:         # a link's step past the last block
+        st.session_state[frame.key("step")] = n_blocks
+    shown = frame.control(st.slider, "step", "Block shown", 1, n_blocks,
+                          help="Step through the blocks of keys, as the algorithm does.")
     st.session_state[STEP_SHOWN] = shown
     return shown
 
@@ -55,8 +55,8 @@ def restart_walk() -> None:
     """The learner changed T or B: new tiles, so the walk starts again at block 1. A callback runs only for a
     move sent by the browser, not when a link or a presenter's view sets the controls; and a step sent in
     the same message as the new tiles is kept."""
-    if st.session_state.get("fa_step", 1) == st.session_state.get(STEP_SHOWN, 1):
-        st.session_state["fa_step"] = 1
+    if st.session_state.get(frame.key("step"), 1) == st.session_state.get(STEP_SHOWN, 1):
+        st.session_state[frame.key("step")] = 1
 
 
 def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> None:
@@ -93,14 +93,14 @@ def block_charts(run: flash_attention.Run, step_no: int, length: int, causal: bo
     with left:
         chart(built(tile_grid_figure, core.scores_seen(trace, step_no), step.start, step.stop, q_labels, k_labels),
               f"Scores of the blocks done so far (blank: not reached yet{', or masked' if causal else ''}). "
-              "Only the outlined block is in the algorithm's hands now.", None, key="fa_fig_grid")
+              "Only the outlined block is in the algorithm's hands now.", None, key=frame.key("fig_grid"))
     with right:
         chart(built(running_figure, run.m[:, q], run.l[:, q], step_no, f"q{length}"),
               f"q{length}'s running max and running sum after each block; the dotted line is block {step_no}.",
               lambda: pd.DataFrame({"block": np.arange(1, trace.n_blocks + 1), "m": run.m[:, q], "ℓ": run.l[:, q],
-                                    "rescale": run.rescale[:, q]}), key="fa_fig_running")
+                                    "rescale": run.rescale[:, q]}), key=frame.key("fig_running"))
     # Made and sent only while open (on_change="rerun" makes the expander report it), like "Show the numbers".
-    with st.expander(f"Every query after block {step_no}", key="fa_queries__open", on_change="rerun") as box:
+    with st.expander(f"Every query after block {step_no}", key=frame.key("queries__open"), on_change="rerun") as box:
         if box.open:
             st.dataframe(pd.DataFrame({"query": q_labels, "block max": step.block_max, "m before": step.m_old,
                                        "m after": step.m_new, "rescale": step.rescale, "ℓ": step.l}
@@ -128,17 +128,15 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
 def tiles(shown: int) -> None:
     st.subheader("One block of keys at a time")
     a, b, c = st.columns(3)
-    length = a.slider("Tokens T", 2, 24, 12, key="fa_tokens", disabled=frame.locked, bind="query-params",
-                      on_change=restart_walk)
-    block = b.slider("Block size B", 1, 24, 4, key="fa_block", disabled=frame.locked, bind="query-params",
-                     on_change=restart_walk,
-                     help="How many keys (and values) are loaded and scored together.")
-    spread = c.slider("Score spread", 0.1, 30.0, 1.5, 0.1, key="fa_spread", disabled=frame.locked, bind="query-params",
-                      help="Multiplies every query and key entry: larger means larger, more uneven scores.")
+    length = frame.control(a.slider, "tokens", "Tokens T", 2, 24, 12, on_change=restart_walk)
+    block = frame.control(b.slider, "block", "Block size B", 1, 24, 4, on_change=restart_walk,
+                          help="How many keys (and values) are loaded and scored together.")
+    spread = frame.control(c.slider, "spread", "Score spread", 0.1, 30.0, 1.5, 0.1,
+                           help="Multiplies every query and key entry: larger means larger, more uneven scores.")
     d, e = st.columns([3, 1])
-    causal = d.toggle("Causal mask", False, key="fa_causal", disabled=frame.locked, bind="query-params",
-                      help="Each query sees only its own key and the keys before it, as in a text generator.")
-    seed = e.number_input("Seed", 0, 10_000, 0, key="fa_seed", disabled=frame.locked, bind="query-params")
+    causal = frame.control(d.toggle, "causal", "Causal mask", False,
+                           help="Each query sees only its own key and the keys before it, as in a text generator.")
+    seed = frame.control(e.number_input, "seed", "Seed", 0, 10_000, 0)
     run = flash_attention.flash_run(length, block, spread, causal, seed)
     walk(run, length, block, causal)
     if shown >= Step.SAME_ANSWER:
@@ -162,9 +160,9 @@ def traffic(shown: int) -> None:
         return
     st.subheader("Memory traffic, counted rather than timed")
     a, b, c = st.columns(3)
-    n = a.select_slider("Sequence length N", LENGTHS, 8192, key="fa_n", disabled=frame.locked, bind="query-params")
-    d = b.select_slider("Head size d", (32, 64, 128), 64, key="fa_d", disabled=frame.locked, bind="query-params")
-    bc = c.select_slider("Key block size $B_c$", BLOCKS, 256, key="fa_bc", disabled=frame.locked, bind="query-params")
+    n = frame.control(a.select_slider, "n", "Sequence length N", LENGTHS, 8192)
+    d = frame.control(b.select_slider, "d", "Head size d", (32, 64, 128), 64)
+    bc = frame.control(c.select_slider, "bc", "Key block size $B_c$", BLOCKS, 256)
     t = flash_attention.flash_traffic(n, d, bc)
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("plain: bytes moved", mb(t.standard.bytes))
@@ -183,13 +181,13 @@ def traffic(shown: int) -> None:
               f"Bytes to and from main memory against N, for d = {d} and $B_c$ = {bc} (log–log): the plain count "
               "grows like N², the tiled one like N²d²/M.",
               lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t.standard_curve,
-                                    "tiled bytes": t.tiled_curve}), key="fa_fig_traffic")
+                                    "tiled bytes": t.tiled_curve}), key=frame.key("fig_traffic"))
     with right:
         chart(built(block_figure, np.array(BLOCKS), t.block_curve, float(t.standard.bytes), t.fits),
               f"Tiled bytes against the block size at N = {n:,}: bigger blocks mean fewer passes over the queries, "
               "until they no longer fit on chip (hatched bars).",
               lambda: pd.DataFrame({"key block size": BLOCKS, "tiled bytes": t.block_curve, "fits on chip": t.fits}),
-              key="fa_fig_blocks")
+              key=frame.key("fig_blocks"))
     frame.note("modelled")
 
     if shown >= Step.WHY:

@@ -54,7 +54,7 @@ step = frame.steps(Step.labels())
 st.subheader("The sentence: " + " ".join(LABELS))
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    numbers(fixed_table("lp_embeddings", lambda: table(X, LABELS, DATA["features"])))
+    numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, DATA["features"])))
 
 
 def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int]:
@@ -64,22 +64,19 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
         return np.array(DATA["preset"]["W_Q"]), np.array(DATA["preset"]["W_K"]), 0
     if mode == MODES[1]:
         a, b = st.columns(2)
-        seed = a.slider("Seed", 0, 99, 0, key="lp_seed", disabled=frame.locked, bind="query-params")
-        d_k = b.slider("dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2, key="lp_dk", disabled=frame.locked,
-                       bind="query-params",
-                       help=f"$d_{{\\text{{model}}}}$ is {D_MODEL}; a smaller dₖ squeezes every comparison through "
-                            "fewer numbers.")
+        seed = frame.control(a.slider, "seed", "Seed", 0, 99, 0)
+        d_k = frame.control(b.slider, "dk", "dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2,
+                            help=f"$d_{{\\text{{model}}}}$ is {D_MODEL}; a smaller dₖ squeezes every comparison "
+                                 "through fewer numbers.")
         return *core.random_projections(d_k, D_MODEL, np.random.default_rng(seed)), seed
     preset = DATA["preset"]
     a, b = st.columns(2)
     with a:
-        W_Q = matrix_input("$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), key="lp_wq", disabled=frame.locked,
-                           cols=D_MODEL,
-                           help="Each row turns a word's 4 numbers into one number of its query.")
+        W_Q = frame.control(matrix_input, "wq", "$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), cols=D_MODEL,
+                            help="Each row turns a word's 4 numbers into one number of its query.")
     with b:
-        W_K = matrix_input("$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), key="lp_wk", disabled=frame.locked,
-                           cols=D_MODEL,
-                           help="Same shape as $W_Q$: each row makes one number of a key.")
+        W_K = frame.control(matrix_input, "wk", "$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), cols=D_MODEL,
+                            help="Same shape as $W_Q$: each row makes one number of a key.")
     return W_Q, W_K, 0
 
 
@@ -99,7 +96,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     with left:
         chart(built(score_heatmap, raw.scores, LABELS, "Raw scores X Xᵀ"),
               f"Word with word. ‖A − Aᵀ‖ = {raw.asymmetry:.3f}: the grid mirrors itself across the diagonal.",
-              lambda: table(raw.scores, LABELS, LABELS), key="lp_fig_raw")
+              lambda: table(raw.scores, LABELS, LABELS), key=frame.key("fig_raw"))
         frame.note("raw")
     if learned is None:
         return
@@ -109,7 +106,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
             chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W<sub>Q</sub>ᵀ)(X W<sub>K</sub>ᵀ)ᵀ"),
                   f"Query of each row's word against the key of each column's word. "
                   f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
-                  key="lp_fig_learned")
+                  key=frame.key("fig_learned"))
     if shown:                                             # the numbers below would give the prediction away
         A = learned.scores
         cols = st.columns(3)
@@ -138,13 +135,13 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
               f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
               f"{sv.size} singular values are non-zero (those under the largest × {D_MODEL} × 2.2 × 10⁻¹⁶ "
               "are rounding noise and print as 0).",
-              lambda: table(learned.M, DATA["features"], DATA["features"]), key="lp_fig_sv")
+              lambda: table(learned.M, DATA["features"], DATA["features"]), key=frame.key("fig_sv"))
     with right:
         d_ks = np.arange(1, D_MODEL + 1)
         ranks = core.rank_sweep(D_MODEL, d_ks, np.random.default_rng(seed))
         chart(built(rank_figure, d_ks, ranks, D_MODEL, d_k_now),
               "Random $W_Q$, $W_K$ at each dₖ: the rank of M never passes dₖ.",
-              lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key="lp_fig_rank")
+              lambda: pd.DataFrame({"dₖ": d_ks, "rank": ranks}), key=frame.key("fig_rank"))
 
 
 # One fragment: the weights chosen here feed both comparisons below (steps 2 and 3), so changing them
@@ -152,7 +149,7 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
 @frame.fragment
 def weights_and_scores(step: int) -> None:
     st.subheader("Choose $W_Q$ and $W_K$")
-    mode = st.radio("Weights", MODES, horizontal=True, key="lp_mode", disabled=frame.locked, bind="query-params")
+    mode = frame.control(st.radio, "mode", "Weights", MODES, horizontal=True)
     W_Q, W_K, seed = choose_weights(mode)
     learned = None
     if W_Q is not None and W_K is not None:

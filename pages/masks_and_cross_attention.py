@@ -60,9 +60,8 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
     st.subheader("③ Padding")
     frame.note("padding")
     T = len(labels)
-    pad = st.slider("Padding tokens at the end", 0, T - 1, min(1, T - 1), key="mk_pad", disabled=frame.locked,
-                    bind="query-params",
-                    help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
+    pad = frame.control(st.slider, "pad", "Padding tokens at the end", 0, T - 1, min(1, T - 1),
+                        help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
     real = np.arange(T) < T - pad
     pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
     full = core.padding_mask(real) & mask
@@ -73,7 +72,7 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
           ("No padding: every key keeps its weight." if pad == 0 else
            f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row. The [PAD] rows are still "
            "computed, and their outputs are simply never used."), lambda: table(padded.weights, pad_labels, pad_labels),
-          key="mk_fig_pad")
+          key=frame.key("fig_pad"))
 
 
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
@@ -83,11 +82,10 @@ def masks(step: int) -> None:
     frame.note("causal")
     left, right = st.columns([2, 1])
     with left:
-        S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores",
-                         disabled=frame.locked, height=140,
-                         help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
-    causal = right.toggle("Causal mask", True, key="mk_causal", disabled=frame.locked, bind="query-params",
-                          help="On: token i may look at tokens 1 … i only.")
+        S = frame.control(matrix_input, "scores", "Scaled scores (row = query, column = key)", SEED_SCORES, height=140,
+                          help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
+    causal = frame.control(right.toggle, "causal", "Causal mask", True,
+                           help="On: token i may look at tokens 1 … i only.")
     if S is None:
         return
     T = S.shape[0]
@@ -103,14 +101,14 @@ def masks(step: int) -> None:
     # One above the other: side by side, a 1024 px screen gave each cell 21 px, too narrow for its number.
     chart(built(masked_weights_figure, free.weights, None, labels, labels, "Weights with no mask"),
           "Every token shares its weight among all the tokens, later ones included.",
-          lambda: table(free.weights, labels, labels), key="mk_fig_free")
+          lambda: table(free.weights, labels, labels), key=frame.key("fig_free"))
     revealed = frame.predict("causal_rows")
     if revealed:
         chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
                     "Weights with the causal mask" if causal else "Mask off: the same weights"),
               "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
               + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
-              lambda: table(masked.weights, labels, labels), key="mk_fig_masked")
+              lambda: table(masked.weights, labels, labels), key=frame.key("fig_masked"))
     if not revealed:
         st.caption("Make your prediction to see the masked weights, how each row renormalises, and padding.")
         return
@@ -146,15 +144,13 @@ def wirings(n_words: int) -> None:
 def cross(step: int) -> None:
     st.subheader("④ Cross-attention: image patches ask the prompt")
     frame.note("cross")
-    prompt = st.text_input("Prompt", PROMPT["prompt"], key="mk_prompt", disabled=frame.locked, bind="query-params",
-                           max_chars=PROMPT["max_chars"],
+    prompt = frame.control(st.text_input, "prompt", "Prompt", PROMPT["prompt"], max_chars=PROMPT["max_chars"],
                            help=f"At most {PROMPT['max_words']} words from the page's little vocabulary.")
     a, b, c, d = st.columns(4)
-    row = a.slider("Ball: row", 1, GRID - BALL + 1, GRID - BALL, key="mk_ball_row", disabled=frame.locked,
-                   bind="query-params")
-    col = b.slider("Ball: column", 1, GRID - BALL + 1, 2, key="mk_ball_col", disabled=frame.locked, bind="query-params")
-    ball = c.selectbox("Ball colour", BALL_COLOURS, key="mk_ball_colour", disabled=frame.locked, bind="query-params")
-    ground = d.selectbox("Ground colour", GROUND_COLOURS, key="mk_ground", disabled=frame.locked, bind="query-params")
+    row = frame.control(a.slider, "ball_row", "Ball: row", 1, GRID - BALL + 1, GRID - BALL)
+    col = frame.control(b.slider, "ball_col", "Ball: column", 1, GRID - BALL + 1, 2)
+    ball = frame.control(c.selectbox, "ball_colour", "Ball colour", BALL_COLOURS)
+    ground = frame.control(d.selectbox, "ground", "Ground colour", GROUND_COLOURS)
     try:
         words, unknown = core.prompt_words(prompt or "", VOCAB, PROMPT["max_words"])
     except ValueError as err:
@@ -176,18 +172,18 @@ def cross(step: int) -> None:
     chart(built(cross_weights_figure, ca.weights, short, words),
           f"Queries: {GRID * GRID} patches; keys and values: {len(words)} words. The weights are "
           f"{ca.weights.shape[0]} × {ca.weights.shape[1]}, not square; each row sums to 1.",
-          lambda: table(ca.weights, patch_labels, [f"{j + 1}: {w}" for j, w in enumerate(words)]), key="mk_fig_cross")
-    if st.session_state.get("mk_word") not in words:         # the prompt changed under the chosen word
-        st.session_state["mk_word"] = PROMPT["word"] if PROMPT["word"] in words else words[0]
-    choice = st.selectbox("Show each patch's weight on the word", list(dict.fromkeys(words)), key="mk_word",
-                          disabled=frame.locked, bind="query-params")
+          lambda: table(ca.weights, patch_labels, [f"{j + 1}: {w}" for j, w in enumerate(words)]),
+          key=frame.key("fig_cross"))
+    if st.session_state.get(frame.key("word")) not in words:         # the prompt changed under the chosen word
+        st.session_state[frame.key("word")] = PROMPT["word"] if PROMPT["word"] in words else words[0]
+    choice = frame.control(st.selectbox, "word", "Show each patch's weight on the word", list(dict.fromkeys(words)))
     j = words.index(choice)
     colours = [PROMPT["colours"][n.split()[0]] for n in names]
     kind = [n.split()[-1] for n in names]                 # "round" (the ball), "ground" or "sky"
     chart(built(scene_figure, GRID, colours, [k == "round" for k in kind], ca.weights[:, j], choice,
                 top),
           "Top: the picture, each patch labelled with the word it draws on most. Below: every patch's weight on "
-          f"“{literal(choice, 20)}”.", None, key="mk_fig_scene")
+          f"“{literal(choice, 20)}”.", None, key=frame.key("fig_scene"))
     first = {k: kind.index(k) for k in ("round", "ground", "sky")}
     st.markdown("Where the patches draw most: " + "; ".join(
         f"a {what} patch on **{literal(top[i], 40)}** ({ca.weights[i].max():.2f}"

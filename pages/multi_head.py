@@ -29,7 +29,7 @@ W_O_MIXING = (1 - MIX) * np.eye(D_MODEL) + MIX * SWAP
 IT = LABELS.index("it")
 ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
 MAX_CHARS, MAX_TOKENS = 120, 40
-MATRIX_KEYS = [f"mh_{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]
+MATRICES = [f"{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]     # the names of the edited weights
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -60,7 +60,7 @@ step = frame.steps(Step.labels())
 st.subheader("① Five words, eight numbers each")
 frame.note("sentence")
 with st.expander("The embeddings X (one row per word)"):
-    numbers(fixed_table("mh_embeddings", lambda: table(X, LABELS, FEATURES)))
+    numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, FEATURES)))
 
 
 def split(n: int) -> core.MultiHeadTrace:
@@ -75,7 +75,7 @@ def split(n: int) -> core.MultiHeadTrace:
                 "Q = X·W<sub>Q</sub>, cut into heads"),
           f"Each row is one word's query: {D_MODEL} numbers, {n} block{'s' if n > 1 else ''} of {d_k}. "
           "A head sees only its block.",
-          lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key="mh_fig_q")
+          lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key=frame.key("fig_q"))
     return base
 
 
@@ -85,9 +85,9 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wq_head = matrix_input(f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols], key=f"mh_wq{n}",
-                           disabled=frame.locked, rows=D_MODEL, cols=d_k, height=230,
-                           help="Row m says how feature m feeds each number of head 1's query.")
+    wq_head = frame.control(matrix_input, f"wq{n}", f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols],
+                            rows=D_MODEL, cols=d_k, height=230,
+                            help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
         return None
     wq = W_Q.copy()
@@ -102,7 +102,8 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
               f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
               + f" ({row.max():.2f})" for h, row in enumerate(trace.weights[:, IT])) + ".",
           lambda: pd.DataFrame(trace.weights.reshape(n * len(LABELS), -1), columns=LABELS,
-                               index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]), key="mh_fig_heads")
+                               index=[f"head {h + 1}: {w}" for h in range(n) for w in LABELS]),
+          key=frame.key("fig_heads"))
     moved = np.abs(trace.weights - base.weights).max(axis=(1, 2))
     if not np.array_equal(wq, W_Q):
         st.markdown(f"Against the preset $W_Q$, head 1's weights moved by up to **{moved[0]:.4f}**"
@@ -119,9 +120,9 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     st.subheader("③ $W_V$: what a word gives, apart from what it is matched on")
     frame.note("values")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wv_head = matrix_input(f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})", np.eye(D_MODEL)[:, cols],
-                           key=f"mh_wv{n}", disabled=frame.locked, rows=D_MODEL, cols=d_k, height=230,
-                           help="What head 1 hands on from each word. The default copies its own features.")
+    wv_head = frame.control(matrix_input, f"wv{n}", f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})",
+                            np.eye(D_MODEL)[:, cols], rows=D_MODEL, cols=d_k, height=230,
+                            help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
         return None
     wv = np.eye(D_MODEL)
@@ -139,7 +140,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     col_names = [f"c{j + 1}" for j in range(D_MODEL)]
     chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
           f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
-          lambda: table(valued.concat, LABELS, col_names), key="mh_fig_concat")
+          lambda: table(valued.concat, LABELS, col_names), key=frame.key("fig_concat"))
     return wv
 
 
@@ -150,27 +151,27 @@ def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
     """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
     st.subheader("④ Concatenate, then $W_O$ mixes")
     frame.note("mixing")
-    mix = st.toggle("Let $W_O$ mix the heads", False, key="mh_mix", disabled=frame.locked, bind="query-params",
-                    help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes {MIX:g} of "
-                         "the matching number in the other half.")
+    mix = frame.control(st.toggle, "mix", "Let $W_O$ mix the heads", False,
+                        help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes "
+                             f"{MIX:g} of the matching number in the other half.")
     mixed = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
     chart(built(blocks_figure, mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
                 "Output = Concat(…)·W<sub>O</sub>"),
           (f"$W_O$ mixes: output column j = {1 - MIX:g}·$c_j$ + {MIX:g}·$c_{{j \\pm {D_MODEL // 2}}}$." if mix else
            "$W_O = I$: the output is the concatenation, each block still one head's alone."),
-          lambda: table(mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key="mh_fig_output")
+          lambda: table(mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)]), key=frame.key("fig_output"))
     st.markdown("Output row of **it**: [" + ", ".join(f"{v:.4f}" for v in mixed.output[IT]) + "].")
 
 
 # One fragment: the number of heads and the edited weights drive every small-number chart below.
 @frame.fragment
 def small_heads(step: int) -> None:
-    for key in MATRIX_KEYS:           # keep an edit while its field is hidden (another head count, an earlier step)
+    # Keep an edit while its field is hidden (another head count, an earlier step).
+    for key in map(frame.key, MATRICES):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
-    n = int(st.radio("Number of heads", ["1", "2", "4"], index=1, horizontal=True, key="mh_heads",
-                     disabled=frame.locked,
-                     bind="query-params", help=f"{D_MODEL_TEX} = {D_MODEL} must split evenly, so 1, 2 or 4 heads."))
+    n = int(frame.control(st.radio, "heads", "Number of heads", ["1", "2", "4"], index=1, horizontal=True,
+                          help=f"{D_MODEL_TEX} = {D_MODEL} must split evenly, so 1, 2 or 4 heads."))
     base = split(n)
     if step < Step.SUBSPACE or (edited := subspace(n, base)) is None:
         return
@@ -189,9 +190,8 @@ small_heads(step)
 def real_layer(step: int) -> None:
     st.subheader("⑤ All 12 heads of a real layer")
     frame.note("real")
-    text = st.text_input("Your sentence", DATA["real_sentence"], key="mh_text", disabled=frame.locked,
-                         bind="query-params",
-                         max_chars=MAX_CHARS, help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
+    text = frame.control(st.text_input, "text", "Your sentence", DATA["real_sentence"], max_chars=MAX_CHARS,
+                         help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
         r = encode(text or "")
     except ValueError as err:
@@ -208,11 +208,11 @@ def real_layer(step: int) -> None:
     if not words:
         st.info("This sentence has no words the model can show. Type a sentence above.", icon=":material/edit:")
         return
-    fit_choice("mh_word", words, DATA["real_word"] if DATA["real_word"] in words else words[0])
-    fit_choice("mh_target", words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
+    fit_choice(frame.key("word"), words, DATA["real_word"] if DATA["real_word"] in words else words[0])
+    fit_choice(frame.key("target"), words, DATA["real_target"] if DATA["real_target"] in words else words[-1])
     b, c = st.columns(2)
-    word = b.selectbox("Word that looks", words, key="mh_word", disabled=frame.locked, bind="query-params")
-    target = c.selectbox("Word it might look at", words, key="mh_target", disabled=frame.locked, bind="query-params")
+    word = frame.control(b.selectbox, "word", "Word that looks", words)
+    target = frame.control(c.selectbox, "target", "Word it might look at", words)
     q, t_pos = spans[word].start, spans[target]
     roles = multi_head.head_roles(text)
     hits = roles.linking(q, t_pos.start, t_pos.stop)
@@ -231,13 +231,13 @@ def real_layer(step: int) -> None:
 @frame.fragment
 def layer_panels(attentions: np.ndarray, tokens: list[str], word: str, target: str, q: int,
                  span: tuple[int, int]) -> None:
-    layer = st.slider("Layer", 1, 6, 4, key="mh_layer", disabled=frame.locked, bind="query-params")
+    layer = frame.control(st.slider, "layer", "Layer", 1, 6, 4)
     chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: 12 heads, one sentence", q, span),
           f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
           f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "
           "scale, topped at its largest weight.",
           lambda: pd.DataFrame(attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
-                               columns=[f"{j}: {t}" for j, t in enumerate(tokens)]), key="mh_fig_real")
+                               columns=[f"{j}: {t}" for j, t in enumerate(tokens)]), key=frame.key("fig_real"))
 
 
 def measured(r, roles: core.HeadRoles, q: int, word: str, target: str, hits: list[tuple[int, int]]) -> None:
@@ -273,7 +273,7 @@ def cost(T: int) -> None:
     chart(built(cost_figure, stages, [one.projections, one.scores, one.blend, one.mixing],
                 [many.projections, many.scores, many.blend, many.mixing], 12),
           f"Every stage costs the same. The only extra: 12 softmaxes of {T}² scores ({many.exps:,} exponentials) "
-          f"instead of one ({one.exps:,}).", None, key="mh_fig_cost")
+          f"instead of one ({one.exps:,}).", None, key=frame.key("fig_cost"))
 
 
 if step >= Step.REAL_HEADS:

@@ -21,10 +21,10 @@ MAX_CONTEXT, MAX_WORD = 8, 24                    # words around bank, and charac
 def trim_context() -> None:
     """A change that leaves more than MAX_CONTEXT words, or a word over MAX_WORD characters, is cut back
     before the page runs (so the URL, which mirrors the widget, never carries the excess either)."""
-    picked = st.session_state.get("pl_ctx") or []
+    picked = st.session_state.get(frame.key("ctx")) or []
     kept = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
     if len(kept) != len(picked):
-        st.session_state["pl_ctx"] = kept
+        st.session_state[frame.key("ctx")] = kept
         st.session_state["_pl_ctx_cut"] = True                # the page says so on this run
 
 
@@ -65,7 +65,7 @@ with left:
           "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
           "the grey cross is the static bank vector, their centroid.",
           lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
-                               index=pd.Index(vocab.all, name="word")), key="pl_fig_static")
+                               index=pd.Index(vocab.all, name="word")), key=frame.key("fig_static"))
 with right:
     dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
     st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
@@ -87,11 +87,11 @@ def context(vocab: dict, static: np.ndarray) -> None:
     words, coords, group_of = vocab.words, vocab.coords, vocab.group_of
     sense_river, sense_finance = vocab.senses
     all_X, all_groups = vocab.X, vocab.groups
-    picked = st.multiselect("Words around bank (pick, or type one and press Enter)", words,
-                            default=["muddy", "river"], key="pl_ctx", disabled=frame.locked, accept_new_options=True,
-                            bind="query-params", max_selections=MAX_CONTEXT, on_change=trim_context,
-                            help=f"Only words in the vocabulary above have vectors; others are left out. At most "
-                                 f"{MAX_CONTEXT} words.")
+    picked = frame.control(st.multiselect, "ctx", "Words around bank (pick, or type one and press Enter)", words,
+                           default=["muddy", "river"], accept_new_options=True, max_selections=MAX_CONTEXT,
+                           on_change=trim_context,
+                           help=f"Only words in the vocabulary above have vectors; others are left out. At most "
+                                f"{MAX_CONTEXT} words.")
     # A value from a link (or a client that ignores max_selections) is cut back here too.
     over = st.session_state.pop("_pl_ctx_cut", False) or len(picked) > MAX_CONTEXT or any(
         len(w) > MAX_WORD for w in picked)
@@ -105,11 +105,11 @@ def context(vocab: dict, static: np.ndarray) -> None:
         st.warning("Not in this page's vocabulary, so left out: " + ", ".join(f"“{literal(w)}”" for w in unknown)
                    + ". Pick from the words listed above.", icon=":material/warning:")
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
-    temperature = c1.slider("Temperature T", 0.02, 2.0, DEFAULT_TEMPERATURE, 0.01, key="pl_temp", disabled=frame.locked,
-                            bind="query-params", help="Divides the scores before softmax: low = sharp, high = even.")
-    with_self = c2.toggle("bank also attends to itself", value=True, key="pl_self", disabled=frame.locked,
-                          bind="query-params",
-                          help="In self-attention a word is part of its own sentence. Off: blend the neighbours only.")
+    temperature = frame.control(c1.slider, "temp", "Temperature T", 0.02, 2.0, DEFAULT_TEMPERATURE, 0.01,
+                                help="Divides the scores before softmax: low = sharp, high = even.")
+    with_self = frame.control(c2.toggle, "self", "bank also attends to itself", value=True,
+                              help="In self-attention a word is part of its own sentence. "
+                                   "Off: blend the neighbours only.")
 
     tokens = ([WORD] if with_self else []) + known
     if not tokens:
@@ -128,7 +128,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
               lambda: pd.DataFrame({"score bank·xⱼ": trace.scores, "weight αⱼ": trace.weights,
                                     "αⱼ xⱼ (finance-ish)": trace.contributions[:, 0],
                                     "αⱼ xⱼ (nature-ish)": trace.contributions[:, 1]},
-                                   index=pd.Index(tokens, name="token")), key="pl_fig_context")
+                                   index=pd.Index(tokens, name="token")), key=frame.key("fig_context"))
         lean = "river" if d_river < d_finance else "finance" if d_finance < d_river else "neither"
         st.markdown(f"z = Σ αⱼ xⱼ = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
                     f"{np.linalg.norm(trace.shift):.4f} from the static point. It is now **{d_river:.4f}** from the "
@@ -171,10 +171,8 @@ def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
-    d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", disabled=frame.locked,
-                         bind="query-params")
-    seed = int(c2.number_input("Random seed", 0, 9999, polysemy.SEED, 1, key="pl_seed", disabled=frame.locked,
-                               bind="query-params"))
+    d = frame.control(c1.select_slider, "dim", "Dimensions d", options=DIMS, value=300)
+    seed = int(frame.control(c2.number_input, "seed", "Random seed", 0, 9999, polysemy.SEED, 1))
     dims = DIMS
     runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]
@@ -191,7 +189,7 @@ def dimensions() -> None:
                                 "static → finance": [r.dist_b for r in runs],
                                 "between senses": [r.dist_senses for r in runs],
                                 "context → river": [r.dist_context for r in runs]}, index=pd.Index(dims, name="d")),
-                  key="pl_fig_dims")
+                  key=frame.key("fig_dims"))
         with right:
             st.markdown(f"**At d = {d}**")
             # One column, short labels: a metric's label never wraps, and this column is narrow on a projector.

@@ -63,32 +63,28 @@ shown = frame.steps(Step.labels())
 
 def set_vectors() -> tuple[np.ndarray, np.ndarray]:
     """The controls: q and k by angle and length, or by their coordinates. Returns (q, k), each [2]."""
-    how = st.radio("Set the vectors by", ["angle and length", "coordinates"], horizontal=True, key="pr_input",
-                   disabled=frame.locked, bind="query-params")
+    how = frame.control(st.radio, "input", "Set the vectors by", ["angle and length", "coordinates"], horizontal=True)
     left, right = st.columns(2)
     if how == "angle and length":
-        square = st.toggle("Fly q at right angles to the runway", False, key="pr_perp", disabled=frame.locked,
-                           bind="query-params", help="Locks q's direction a quarter turn from k's.")
+        square = frame.control(st.toggle, "perp", "Fly q at right angles to the runway", False,
+                               help="Locks q's direction a quarter turn from k's.")
         with right:
-            k_len = st.slider("Length of k", 0.0, 5.0, 3.0, 0.1, key="pr_k_len", disabled=frame.locked,
-                              bind="query-params")
-            k_angle = st.slider("Direction of k (degrees)", -180, 180, 0, key="pr_k_angle", disabled=frame.locked,
-                                bind="query-params")
+            k_len = frame.control(st.slider, "k_len", "Length of k", 0.0, 5.0, 3.0, 0.1)
+            k_angle = frame.control(st.slider, "k_angle", "Direction of k (degrees)", -180, 180, 0)
         with left:
-            q_len = st.slider("Length of q", 0.0, 5.0, 2.0, 0.1, key="pr_q_len", disabled=frame.locked,
-                              bind="query-params")
-            q_angle = st.slider("Direction of q (degrees)", -180, 180, 50, key="pr_q_angle", bind="query-params",
-                                disabled=square or frame.locked)
+            q_len = frame.control(st.slider, "q_len", "Length of q", 0.0, 5.0, 2.0, 0.1)
+            locked_by = "Set by the right-angle toggle: q points a quarter turn from k." if square else None
+            q_angle = frame.control(st.slider, "q_angle", "Direction of q (degrees)", -180, 180, 50, idle=locked_by)
         if square:
             q_angle = k_angle + 90
         return core.from_polar(q_len, q_angle), core.from_polar(k_len, k_angle)
-    box = {"min_value": -LIMIT, "max_value": LIMIT, "step": 0.5, "bind": "query-params"}
+    box = {"min_value": -LIMIT, "max_value": LIMIT, "step": 0.5}
     with left:
-        q = np.array([st.number_input("q, x", value=2.0, key="pr_qx", disabled=frame.locked, **box),
-                      st.number_input("q, y", value=1.0, key="pr_qy", disabled=frame.locked, **box)])
+        q = np.array([frame.control(st.number_input, "qx", "q, x", value=2.0, **box),
+                      frame.control(st.number_input, "qy", "q, y", value=1.0, **box)])
     with right:
-        k = np.array([st.number_input("k, x", value=3.0, key="pr_kx", disabled=frame.locked, **box),
-                      st.number_input("k, y", value=0.0, key="pr_ky", disabled=frame.locked, **box)])
+        k = np.array([frame.control(st.number_input, "kx", "k, x", value=3.0, **box),
+                      frame.control(st.number_input, "ky", "k, y", value=0.0, **box)])
     return q, k
 
 
@@ -109,7 +105,7 @@ def shadow(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> No
     with plot:
         chart(built(projection_figure, p),
               "The query q split into its shadow q∥ along the key k and the sideways part q⊥.",
-              lambda: vectors_table(p), key="pr_fig_main")
+              lambda: vectors_table(p), key=frame.key("fig_main"))
     with words:
         frame.note("reading")
 
@@ -125,12 +121,12 @@ def swap(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None
         with a:
             chart(built(projection_figure, p, title="proj<sub>k</sub>(q): q's shadow on k", height=380, legend=False),
                   f"{PROJ_K} = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
-                  None, key="pr_fig_qk")
+                  None, key=frame.key("fig_qk"))
         with b:
             chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
                         "proj<sub>q</sub>(k): k's shadow on q", 380, legend=False),
                   f"{PROJ_Q} = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
-                  f"score k·q = {fmt(back.score, scale)}.", None, key="pr_fig_kq")
+                  f"score k·q = {fmt(back.score, scale)}.", None, key=frame.key("fig_kq"))
         st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "
                     + shadows_compared(p, back, scale))
         frame.note("swap")

@@ -47,12 +47,10 @@ def lookup(library: dict) -> None:
     st.subheader("Your query")
     frame.note("build")
     cols = st.columns(len(tags) + 1)
-    q = np.array([cols[i].slider(tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25, key=f"qkv_q{i + 1}", disabled=frame.locked,
-                                 bind="query-params")
+    q = np.array([frame.control(cols[i].slider, f"q{i + 1}", tag, -1.0, 1.0, DEFAULT_QUERY[i], 0.25)
                   for i, tag in enumerate(tags)])
-    temperature = cols[-1].select_slider("Temperature T", TEMPERATURES, value=0.5, key="qkv_temp",
-                                         disabled=frame.locked,
-                                         bind="query-params", help="Near 0: nearly hard. Large: nearly uniform.")
+    temperature = frame.control(cols[-1].select_slider, "temp", "Temperature T", TEMPERATURES, value=0.5,
+                                help="Near 0: nearly hard. Large: nearly uniform.")
     st.caption(f"q = [{', '.join(f'{v:g}' for v in q)}].")
     frame.note("temperature")
 
@@ -81,12 +79,12 @@ def lookup(library: dict) -> None:
           f"① The dot product of your query with each video's key. ② Their softmax at T = {temperature:g}: "
           "the weights add up to 1.",
           lambda: table(np.column_stack([soft.scores, soft.weights]), titles, ["score q·kⱼ", "weight αⱼ"]),
-          key="qkv_fig_lookup")
+          key=frame.key("fig_lookup"))
     hard_value = None if hit is None else V[hit]
     chart(built(output_bars, value_names, soft.output, hard_value),
           "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
           lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
-                        ["soft"] + (["hard"] if hit is not None else []), value_names), key="qkv_fig_output")
+                        ["soft"] + (["hard"] if hit is not None else []), value_names), key=frame.key("fig_output"))
     st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
                f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
 
@@ -125,26 +123,24 @@ def self_angle(cos: float) -> str:
 def self_attention() -> None:
     st.subheader("A token that looks away from itself")
     frame.note("selfattention")
-    same = st.toggle("Give every token a query equal to its own key", value=False, key="qkv_same",
-                     disabled=frame.locked,
-                     bind="query-params", help="The misconception made real: see what attention does then.")
+    same = frame.control(st.toggle, "same", "Give every token a query equal to its own key", value=False,
+                         help="The misconception made real: see what attention does then.")
     Q = SELF_K if same else SELF_Q
     trace = core.scaled_dot_product_attention(Q, SELF_K, np.eye(len(TOKENS)))
     align = core.self_alignment(Q, SELF_K)
     feature_cols = ["thing", "action", "pronoun"]
-    numbers(fixed_table(f"qkv_self_{same}", lambda: pd.concat([
+    numbers(fixed_table(frame.key(f"self_{same}"), lambda: pd.concat([
         table(Q, TOKENS, [f"q · {c}" for c in feature_cols]), table(SELF_K, TOKENS, [f"k · {c}" for c in feature_cols]),
         table(align[:, None], TOKENS, ["cos(qᵢ, kᵢ)"])], axis=1)))
     if predict_it(Q, trace):
         frame.trap(after=("it_attends",))
-        token = st.radio("Follow one token", TOKENS, index=2, horizontal=True, key="qkv_tok", disabled=frame.locked,
-                         bind="query-params")
+        token = frame.control(st.radio, "tok", "Follow one token", TOKENS, index=2, horizontal=True)
         i = TOKENS.index(token)
         left, right = st.columns([3, 2])
         with left:
             chart(built(self_attention_heatmap, TOKENS, trace.weights),
                   "Row i: where token i's query sends its attention (softmax of qᵢ·kⱼ/√3). The diagonal is 'itself'.",
-                  lambda: table(trace.weights, TOKENS, TOKENS), key="qkv_fig_self")
+                  lambda: table(trace.weights, TOKENS, TOKENS), key=frame.key("fig_self"))
         with right:
             top = TOKENS[int(np.argmax(trace.weights[i]))]
             st.metric(f"weight of “{token}” on itself", f"{trace.weights[i, i]:.3f}")

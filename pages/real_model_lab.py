@@ -25,9 +25,9 @@ def fit_choice(key: str, options: list[str], default: str) -> None:
 
 def use_preset() -> None:
     """An example picked: it becomes the sentence, and the chips clear so the same one can be picked again."""
-    if st.session_state.get("lab_preset"):
-        st.session_state["lab_text"] = st.session_state["lab_preset"]
-    st.session_state["lab_preset"] = None
+    if st.session_state.get(frame.key("preset")):
+        st.session_state[frame.key("text")] = st.session_state[frame.key("preset")]
+    st.session_state[frame.key("preset")] = None
 
 
 class Step(Steps):
@@ -45,10 +45,9 @@ frame.header()
 shown = frame.steps(Step.labels())
 
 st.subheader("① Your sentence")
-text = st.text_input("Type a sentence", PRESETS[0], key="lab_text", disabled=frame.locked, bind="query-params",
-                     max_chars=10_000)
+text = frame.control(st.text_input, "text", "Type a sentence", PRESETS[0], max_chars=10_000)
 # One widget for the examples, not a button each: every widget costs the server a little on every run.
-st.pills("Or start from an example", PRESETS, key="lab_preset", disabled=frame.locked, on_change=use_preset)
+frame.control(st.pills, "preset", "Or start from an example", PRESETS, on_change=use_preset)
 
 
 def read_sentence(text: str) -> bool:
@@ -86,9 +85,8 @@ def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
     frame.note("who")
     labels = [f"{i}: {t}" for i, t in enumerate(r.tokens)]              # plain text in the selectbox
     hit = core.find_word(r.tokens, EXPERIMENT["word"])
-    fit_choice("lab_token", labels, labels[hit.start if hit else 1])
-    q = labels.index(st.selectbox("Token that attends", labels, key="lab_token", disabled=frame.locked,
-                                  bind="query-params"))
+    fit_choice(frame.key("token"), labels, labels[hit.start if hit else 1])
+    q = labels.index(frame.control(st.selectbox, "token", "Token that attends", labels))
     top = core.top_keys(W[q], 1)[0][0]
     picks = sorted({top, 0, T - 1, q, max(q - 1, 0), min(q + 1, T - 1)})
     if frame.predict("top_key", options=[literal(labels[j]) for j in picks], answer=picks.index(top),   # Markdown
@@ -97,7 +95,7 @@ def who_attends(text: str, layer: int, head: int | None, view: str) -> None:
         chart(built(attention_bars, W[q], r.tokens, q, f"Where token {q} looks ({view})"),
               f"Token {q}'s row of the heatmap: its weight on every token. Top three: "
               + ", ".join(f"{literal(r.tokens[j], 20)} {w:.1%}" for j, w in best) + ".",
-              lambda: pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key="lab_fig_bars")
+              lambda: pd.DataFrame({"token": r.tokens, "weight": W[q].round(4)}), key=frame.key("fig_bars"))
 
 
 # One fragment for ② and ③: a layer, a head or the average changes the weights both draw, so moving one reruns
@@ -109,16 +107,16 @@ def where_tokens_look(text: str, shown: int) -> None:
     frame.note("heatmap")
     a, b, c = st.columns([2, 2, 1])
     model = minilm()
-    layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", disabled=frame.locked, bind="query-params")
-    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", disabled=frame.locked, bind="query-params")
-    avg = c.toggle("Head average", False, key="lab_avg", disabled=frame.locked, bind="query-params")
+    layer = frame.control(a.slider, "layer", "Layer", 1, model.n_layers, 1)
+    head = frame.control(b.slider, "head", "Head", 1, model.n_heads, 1)
+    avg = frame.control(c.toggle, "avg", "Head average", False)
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
           f"Attention weights in {view}: row = the token attending, column = the token attended to; rows sum to 1. "
           f"The colour scale tops out at the largest weight, {W.max():.2f}.",
           lambda: pd.DataFrame(W.round(4), index=[f"{i}: {t}" for i, t in enumerate(r.tokens)],
-                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key="lab_fig_heatmap")
+                               columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key=frame.key("fig_heatmap"))
     if shown >= Step.WHO:
         who_attends(text, layer - 1, None if avg else head - 1, view)
 
@@ -141,7 +139,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
         chart(built(neighbours_figure, [w for w, _ in near], np.array([c for _, c in near]),
                     "GloVe: one vector, one list", "cosine"),
               f"The ten GloVe words nearest to '{literal(word, 30)}' out of 50,000, the same in every sentence.",
-              lambda: pd.DataFrame(near, columns=["word", "cosine"]), key="lab_fig_glove")
+              lambda: pd.DataFrame(near, columns=["word", "cosine"]), key=frame.key("fig_glove"))
     except ValueError as err:
         st.info(message(err), icon=":material/info:")
     # Only the sentences that exist and use the word; a link or an edit that removed the chosen one falls
@@ -149,13 +147,12 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
     a, b = st.columns(2)
     usable = [f"Sentence {n + 1}" for n in sorted(ex.stacks)] if ex is not None else []
     if usable:
-        fit_choice("lab_pick", usable, usable[0])
-        pick = int(a.selectbox("Sentence", usable, key="lab_pick", disabled=frame.locked,
-                               bind="query-params").split()[-1]) - 1
+        fit_choice(frame.key("pick"), usable, usable[0])
+        pick = int(frame.control(a.selectbox, "pick", "Sentence", usable).split()[-1]) - 1
     else:
         pick = None
     last = minilm().n_layers
-    nl = b.slider("Layer to compare at", 0, last, last, key="lab_nlayer", disabled=frame.locked, bind="query-params")
+    nl = frame.control(b.slider, "nlayer", "Layer to compare at", 0, last, last)
     if ex is None or ex.ref_stacks is None:
         st.info("Contextual neighbours need reference sentences for this word; the lab has them for: "
                 + ", ".join(sorted({x["word"] for x in real_model_lab.REFERENCES})) + ".", icon=":material/info:")
@@ -169,7 +166,7 @@ def contextual_neighbours(word: str, ex: dict | None) -> None:
               f"The word in sentence {pick + 1} against the same word in reference sentences, layer {nl}. "
               "Mean per sense: " + ", ".join(f"{k} {v:.3f}" for k, v in core.sense_means(cos, senses).items())
               + ".", lambda: pd.DataFrame({"reference": [s for _, s in ex.refs], "sense": senses,
-                                           "cosine": cos.round(4)}), key="lab_fig_context")
+                                           "cosine": cos.round(4)}), key=frame.key("fig_context"))
 
 
 # One fragment for ④ and ⑤: the word and the sentences typed here (not the lab's sentence) drive both, so
@@ -179,10 +176,9 @@ def layer_by_layer(shown: int) -> None:
     st.subheader("④ One word, layer by layer")
     frame.note("polysemy")
     a, b = st.columns([1, 3])
-    word = a.text_input("Word", EXPERIMENT["word"], key="lab_word", disabled=frame.locked, bind="query-params",
-                        max_chars=60)
-    raw = b.text_area("Sentences that use it, one per line", "\n".join(EXPERIMENT["sentences"]),
-                      key="lab_sentences", disabled=frame.locked, bind="query-params", max_chars=3000)
+    word = frame.control(a.text_input, "word", "Word", EXPERIMENT["word"], max_chars=60)
+    raw = frame.control(b.text_area, "sentences", "Sentences that use it, one per line",
+                        "\n".join(EXPERIMENT["sentences"]), max_chars=3000)
     sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
     try:
         ex = real_model_lab.layer_experiment(word or "", sentences)
@@ -213,7 +209,7 @@ def layer_by_layer(shown: int) -> None:
               "Cosine of the word's vectors in each pair of sentences, from the lookup (identical: 1) through "
               "layer 0 (position added) to each layer's output.",
               lambda: pd.DataFrame({k: v.round(4) for k, v in curves.items()}, index=core.LAYER_LABELS),
-              key="lab_fig_layers")
+              key=frame.key("fig_layers"))
     if shown >= Step.NEIGHBOURS:
         contextual_neighbours(word, ex)
 

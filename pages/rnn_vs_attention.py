@@ -90,7 +90,7 @@ def the_bound(rho: float, steps: int, length: int) -> None:
     chart(built(bound_figure, distance, core.gradient_bound(rho, distance), float(core.gradient_bound(rho, 1))),
           f"The chain's bound ‖J‖ᵈ for d = 1 … {max(steps, 1)} (log scale) against attention's single step.",
           lambda: pd.DataFrame({"distance": distance, "RNN bound": core.gradient_bound(rho, distance)}),
-          key="rn_fig_bound")
+          key=frame.key("fig_bound"))
 
 
 def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
@@ -106,7 +106,7 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
           "Gradient norm from each input token to the last position, against distance (log scale). "
           "The RNN's values stay under its bound; attention's do not fall with distance.",
           lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
-                                "RNN bound": r.ceiling}), key="rn_fig_infl")
+                                "RNN bound": r.ceiling}), key=frame.key("fig_infl"))
     st.markdown(why_it_fades(r, rho, steps))
 
 
@@ -122,7 +122,7 @@ def path_length(length: int, steps: int) -> None:
     paths = rnn_vs_attention.path_curves()
     chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
           "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
-          None, key="rn_fig_path")
+          None, key=frame.key("fig_path"))
     frame.note("comparison")
 
 
@@ -133,11 +133,9 @@ def path_length(length: int, steps: int) -> None:
 @frame.fragment
 def chain_against_attention(shown: int, seed: int) -> None:
     a, b = st.columns(2)
-    length = a.slider("Sequence length T", 2, 500, rnn_vs_attention.LENGTH, key="rn_len", disabled=frame.locked,
-                      bind="query-params")
-    rho = b.slider("Spectral norm ‖J‖ of each step", 0.1, 1.5, rnn_vs_attention.RHO, 0.05, format="%.2f", key="rn_rho",
-                   disabled=frame.locked,
-                   bind="query-params", help="The largest factor by which one recurrent step can stretch a signal.")
+    length = frame.control(a.slider, "len", "Sequence length T", 2, 500, rnn_vs_attention.LENGTH)
+    rho = frame.control(b.slider, "rho", "Spectral norm ‖J‖ of each step", 0.1, 1.5, rnn_vs_attention.RHO, 0.05,
+                        format="%.2f", help="The largest factor by which one recurrent step can stretch a signal.")
     steps = core.path_lengths(length)["rnn"]
     if predict_decay(rho, steps, length):
         the_bound(rho, steps, length)
@@ -155,10 +153,9 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
     st.subheader("The LSTM: gates slow the fade")
     frame.note("lstm_gates")
-    bias = st.slider("LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS, 0.5, key="rn_fbias",
-                     disabled=frame.locked, bind="query-params",
-                     help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, so "
-                          "the cell keeps more.")
+    bias = frame.control(st.slider, "fbias", "LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS,
+                         0.5, help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, "
+                                   "so the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     row = st.container(horizontal=True)                # wraps where a column is narrow
@@ -180,7 +177,7 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
           "Gradient norm from each token to the last position against distance (log scale), on the same random "
           "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
           lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm,
-                                "attention": race.attention}), key="rn_fig_lstm")
+                                "attention": race.attention}), key=frame.key("fig_lstm"))
 
 
 @frame.fragment
@@ -189,11 +186,9 @@ def fixed_state(seed: int) -> None:
     st.subheader("What gates cannot fix: one fixed-size state")
     frame.note("lstm_state")
     a, b = st.columns(2)
-    d = a.select_slider("State size d (numbers)", (16, 32, 64, 128), rnn_vs_attention.STATE_D, key="rn_state_d",
-                        disabled=frame.locked, bind="query-params")
-    k = b.slider("Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, rnn_vs_attention.PAIRS, key="rn_pairs",
-                 disabled=frame.locked, bind="query-params",
-                 help="How many key → fact pairs are written into the state (and kept by attention).")
+    d = frame.control(a.select_slider, "state_d", "State size d (numbers)", (16, 32, 64, 128), rnn_vs_attention.STATE_D)
+    k = frame.control(b.slider, "pairs", "Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, rnn_vs_attention.PAIRS,
+                      help="How many key → fact pairs are written into the state (and kept by attention).")
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
@@ -213,14 +208,14 @@ def fixed_state(seed: int) -> None:
           f"Fraction of k yes/no facts recalled from a state of d = {d} numbers, against k (log scale); the dotted "
           "line marks k = d, the thin one guessing.",
           lambda: pd.DataFrame({"k": curve.pairs, "LSTM cell (additive)": curve.additive,
-                                "best state": curve.best_state, "attention": curve.attention}), key="rn_fig_recall")
+                                "best state": curve.best_state, "attention": curve.attention}),
+          key=frame.key("fig_recall"))
 
 
 heading, seed_box = st.columns([4, 1], vertical_alignment="bottom")
 heading.subheader("Pass the message down the line")
-page_seed = seed_box.number_input("Seed", 0, 10_000, rnn_vs_attention.SEED, key="rn_seed", disabled=frame.locked,
-                                  bind="query-params",
-                                  help="The random RNN, attention head, LSTM and stored pairs of every section below.")
+page_seed = frame.control(seed_box.number_input, "seed", "Seed", 0, 10_000, rnn_vs_attention.SEED,
+                          help="The random RNN, attention head, LSTM and stored pairs of every section below.")
 chain_against_attention(shown, page_seed)
 if shown >= Step.LSTM:
     fixed_state(page_seed)

@@ -85,7 +85,7 @@ def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, 
     with right:
         chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
               "one column per key." if name != "output" else "Output: one row per query.", None,
-              key=f"sf_fig_{name}")
+              key=frame.key(f"fig_{name}"))
 
 
 def exact_result(trace: core.AttentionTrace) -> None:
@@ -106,15 +106,13 @@ def entered() -> tuple[core.AttentionTrace | None, bool]:
     with inputs:
         c1, c2, c3 = st.columns(3)
         with c1:
-            Q = matrix_input("Queries Q", SEED_Q, key="sf_q", disabled=frame.locked,
-                             help="Each row is one query qᵢ of length dₖ.")
+            Q = frame.control(matrix_input, "q", "Queries Q", SEED_Q, help="Each row is one query qᵢ of length dₖ.")
         with c2:
-            K = matrix_input("Keys K", SEED_K, key="sf_k", disabled=frame.locked,
-                             help="Each row is one key kⱼ, as long as a query.")
+            K = frame.control(matrix_input, "k", "Keys K", SEED_K, help="Each row is one key kⱼ, as long as a query.")
         with c3:
-            V = matrix_input("Values V", SEED_V, key="sf_v", disabled=frame.locked, help="One value row per key.")
-        scale = st.toggle("Divide by √dₖ", value=True, key="sf_scale", disabled=frame.locked, bind="query-params",
-                          help="Turn off to see the weights sharpen when the scores are not scaled.")
+            V = frame.control(matrix_input, "v", "Values V", SEED_V, help="One value row per key.")
+        scale = frame.control(st.toggle, "scale", "Divide by √dₖ", value=True,
+                              help="Turn off to see the weights sharpen when the scores are not scaled.")
         if Q is None or K is None or V is None:
             return None, scale
         try:
@@ -129,8 +127,8 @@ def entered() -> tuple[core.AttentionTrace | None, bool]:
 @frame.fragment
 def formula(shown: int) -> None:
     trace, scale = entered()
-    picked = st.segmented_control("Pick a term of the formula to see what it does", TERMS, default=TERMS[0],
-                                  key="sf_term", disabled=frame.locked, bind="query-params")
+    picked = frame.control(st.segmented_control, "term", "Pick a term of the formula to see what it does", TERMS,
+                           default=TERMS[0])
     st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
 
     if trace is not None:
@@ -168,7 +166,7 @@ def formula(shown: int) -> None:
             with right:
                 chart(built(output_figure, trace.V, trace.output, trace.weights, [f"v{j + 1}" for j in range(n_k)]),
                       "The values (circles, sized by q1's weight on each) and the output (star) that blends them.",
-                      lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key="sf_fig_output")
+                      lambda: table(trace.V, [f"v{j + 1}" for j in range(n_k)], d_labels), key=frame.key("fig_output"))
             exact_result(trace)
 
 

@@ -55,13 +55,13 @@ def spread(d_k: int, L: sqrt_dk.SqrtDkNumbers) -> None:
                     f"q·k over {DRAWS:,} draws", "q·k"),
               f"Unscaled dot products: measured variance {L.var_raw:.1f} against the proof's {d_k}.",
               lambda: pd.DataFrame({"bin centre": hist_raw.centres, "density": hist_raw.density,
-                                    "count": hist_raw.count}), key="sd_fig_raw")
+                                    "count": hist_raw.count}), key=frame.key("fig_raw"))
     with right:
         chart(built(histogram_figure, hist_scaled, L.x_scaled, core.normal_pdf(L.x_scaled, 1.0), "N(0, 1)",
                     "q·k / √dₖ", "q·k / √dₖ", palette.SCALED),
               scaled_caption(d_k, L.var_scaled, L.kurtosis),
               lambda: pd.DataFrame({"bin centre": hist_scaled.centres, "density": hist_scaled.density}),
-              key="sd_fig_scaled")
+              key=frame.key("fig_scaled"))
 
 
 def softmax_spread(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> None:
@@ -77,7 +77,7 @@ def softmax_spread(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) ->
                 help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
     chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
           lambda: pd.DataFrame({"unscaled": w_raw, "scaled": w_scaled}, index=[f"k{j + 1}" for j in range(N_KEYS)]),
-          key="sd_fig_row")
+          key=frame.key("fig_row"))
 
     def sweep_table() -> pd.DataFrame:                # made only when its expander is open
         return pd.DataFrame({"dₖ": sw.d_k, "entropy unscaled": sw.entropy_raw,
@@ -90,10 +90,10 @@ def softmax_spread(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) ->
     with left:
         chart(built(sweep_figure, sw.d_k, sw.entropy_raw, sw.entropy_scaled, "Entropy of the weights", "nats"),
               "Median entropy over 300 rows: unscaled it falls to 0 (all weight on one key).", sweep_table,
-              key="sd_fig_entropy")
+              key=frame.key("fig_entropy"))
     with right:
         chart(built(sweep_figure, sw.d_k, sw.max_weight_raw, sw.max_weight_scaled, "Largest weight", "weight"),
-              "Median largest weight: unscaled it climbs to 1.", None, key="sd_fig_top")
+              "Median largest weight: unscaled it climbs to 1.", None, key=frame.key("fig_top"))
 
 
 def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> None:
@@ -106,12 +106,12 @@ def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> Non
         chart(built(saturation_figure, x, core.sigmoid(x), core.sigmoid_slope(x), np.sqrt(2 * d_k), np.sqrt(2.0)),
               f"Bands: ± one standard deviation of a gap between two scores, √(2dₖ) = {np.sqrt(2 * d_k):.1f} "
               f"unscaled and √2 ≈ 1.41 scaled.", lambda: pd.DataFrame({"x": x[::20], "S": core.sigmoid(x[::20]),
-                                                      "S(1-S)": core.sigmoid_slope(x[::20])}), key="sd_fig_sat")
+                                                      "S(1-S)": core.sigmoid_slope(x[::20])}), key=frame.key("fig_sat"))
     with right:
         chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
                     "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
               "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
-              key="sd_fig_grad")
+              key=frame.key("fig_grad"))
 
 
 # One fragment: every control below drives every chart below, so moving one reruns this part of the page

@@ -45,9 +45,15 @@ def is_lesson_control(key: object) -> bool:
     return isinstance(key, str) and not key.startswith("_") and "__" not in key
 
 
+def page_key(slug: str, name: str) -> str:
+    """Any key of page ``slug`` made from its prefix (a lesson control's, a chart's, a cached table's name):
+    ``<prefix>_<name>``, e.g. page_key("sqrt_dk", "fig_raw") == "sd_fig_raw"."""
+    return f"{PREFIXES[slug]}_{name}"
+
+
 def control(slug: str, name: str) -> str:
     """The key of the lesson control ``name`` on page ``slug``, e.g. control("sqrt_dk", "dk") == "sd_dk"."""
-    key = f"{PREFIXES[slug]}_{name}"
+    key = page_key(slug, name)
     if not is_lesson_control(key):
         raise ValueError(f"{key!r} is not a lesson control's key: no leading '_' and no '__'")
     return key

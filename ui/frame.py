@@ -56,7 +56,8 @@ class Frame:
     @property
     def locked(self) -> bool:
         """True while this session follows a class: the presenter moves the lesson's controls, so every lesson
-        control is drawn with ``disabled=frame.locked`` (a test checks each page). "Explore on my own" frees them."""
+        control is drawn disabled (``Frame.control`` does it; a test checks each page makes its controls there).
+        "Explore on my own" frees them."""
         return classroom.holds_controls()
 
     def control(self, widget, name: str, *args, idle: str | None = None, **kwargs):
@@ -76,6 +77,11 @@ class Frame:
             kwargs["help"] = idle
         return widget(*args, key=controls.control(self.slug, name), disabled=self.locked or idle is not None,
                       bind="query-params", **kwargs)
+
+    def key(self, name: str) -> str:
+        """The key of something else on this page that carries its prefix (a chart, a cached table, a value a
+        callback reads): ``<prefix>_<name>`` (``controls.page_key``), so no page spells its prefix out."""
+        return controls.page_key(self.slug, name)
 
     def fragment(self, body):
         """``st.fragment`` for a lesson section. Moving a control inside it reruns the section alone; a
