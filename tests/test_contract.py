@@ -2,8 +2,9 @@
 
 Both ways: every id a page asks the frame for exists in its lesson file, and every check, prediction,
 note and exercise in a lesson file is asked by its page; the ``{fields}`` of each text are exactly
-the values the page passes; every lesson control carries its page's prefix and no key is used twice, and
-every one is drawn with ``disabled=frame.locked`` (a following student's controls are the presenter's).
+the values the page passes; every lesson control carries its page's prefix and no key is used twice; and
+every lesson control is made by ``frame.control`` (which keys it, binds it to the URL and disables it while
+a student follows a class), every other prefixed key by ``frame.key``, so no page spells out its prefix.
 """
 
 from __future__ import annotations
@@ -73,10 +74,27 @@ def _key(value: ast.AST) -> tuple[str, bool] | None:
     return None
 
 
-def widget_keys(source: str) -> list[tuple[str, int, bool]]:
-    """(key, line, whole) for every ``key=`` argument: a literal, or the literal start of an f-string."""
-    return [(found[0], node.lineno, found[1]) for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
-            for k in node.keywords if k.arg == "key" and (found := _key(k.value))]
+def _frame_call(node: ast.AST, method: str) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == method
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "frame")
+
+
+def _derived(node: ast.Call, slug: str) -> tuple[str, bool] | None:
+    """The key ``frame.control(widget, name, ...)`` or ``frame.key(name)`` makes (whole or its literal start)."""
+    names = node.args[1:2] if _frame_call(node, "control") else node.args[:1] if _frame_call(node, "key") else []
+    found = _key(names[0]) if names else None
+    return (controls.page_key(slug, found[0]), found[1]) if found else None
+
+
+def widget_keys(source: str, slug: str) -> list[tuple[str, int, bool]]:
+    """(key, line, whole) for every key a page makes or passes: each ``frame.control``'s and ``frame.key``'s,
+    and each ``key=`` argument; a literal, or the literal start of an f-string."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            keys = [_derived(node, slug)] + [_key(k.value) for k in node.keywords if k.arg == "key"]
+            found += [(key[0], node.lineno, key[1]) for key in keys if key]
+    return found
 
 
 def _texts(entry: Check) -> list[str]:
@@ -158,7 +176,7 @@ def test_every_lesson_has_its_own_key_prefix():
 @pytest.mark.parametrize("slug", LESSONS)
 def test_every_widget_key_of_a_page_carries_its_prefix(slug):
     prefix = controls.PREFIXES[slug] + "_"
-    for key, line, _ in widget_keys(_source(slug)):
+    for key, line, _ in widget_keys(_source(slug), slug):
         if controls.is_lesson_control(key):
             assert key.startswith(prefix), f"pages/{slug}.py line {line}: key {key!r} lacks the prefix {prefix!r}"
         else:
@@ -168,7 +186,7 @@ def test_every_widget_key_of_a_page_carries_its_prefix(slug):
 def test_no_widget_key_is_used_by_two_pages():
     owner: dict[str, str] = {}
     for slug in LESSONS:
-        for key, _line, whole in widget_keys(_source(slug)):
+        for key, _line, whole in widget_keys(_source(slug), slug):
             if whole:
                 assert owner.setdefault(key, slug) == slug, f"{key!r} is used by {owner[key]} and {slug}"
 
@@ -201,40 +219,81 @@ def _inputs() -> set[str]:
     return names
 
 
-def unlocked_controls(source: str) -> list[str]:
-    """Inputs keyed as lesson controls whose ``disabled=`` does not depend on ``frame.locked``."""
+def _made_by_hand(node: ast.Call, inputs: set[str]) -> str | None:
+    """Why an input call makes a lesson control itself rather than through ``frame.control``, or None."""
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+    if name not in inputs:
+        return None
+    kw = {k.arg: k.value for k in node.keywords}
+    key = kw.get("key")
+    written = _key(key) if key is not None else None
+    derived = isinstance(key, ast.Call) and ast.unparse(key.func) in DERIVERS
+    if derived or (written and written[0] and controls.is_lesson_control(written[0])):
+        return f"{name}(key={ast.unparse(key)})"
+    for own in ("disabled", "bind"):
+        if own in kw and (own == "bind" or "locked" in ast.unparse(kw[own])):
+            return f"{name}({own}={ast.unparse(kw[own])})"
+    return None
+
+
+DERIVERS = {"frame.key", "controls.control", "controls.page_key"}      # what makes a page's prefixed key
+
+
+def hand_made_controls(source: str) -> list[str]:
+    """Inputs that key, lock or bind a lesson control themselves: only ``frame.control`` may (a key made by
+    hand can miss the URL or the lock). Dicts of widget arguments that carry ``bind`` or ``disabled`` too."""
     inputs, found = _inputs(), []
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-        kw = {k.arg: k.value for k in node.keywords}
-        key = _key(kw["key"]) if "key" in kw else None
-        if name in inputs and key and controls.is_lesson_control(key[0]) and (
-                "disabled" not in kw or "frame.locked" not in ast.unparse(kw["disabled"])):
-            found.append(f"line {node.lineno}: {name}(key={key[0]!r})")
+        if isinstance(node, ast.Call) and (why := _made_by_hand(node, inputs)):
+            found.append(f"line {node.lineno}: {why}")
+        if isinstance(node, ast.Dict) and {"bind", "disabled"} & {_literal(k) for k in node.keys if k}:
+            found.append(f"line {node.lineno}: a dict of widget arguments with bind or disabled")
     return found
 
 
+def hand_typed_prefixes(source: str, slug: str) -> list[str]:
+    """String literals (f-strings' literal parts too) that spell out the page's prefix: ``frame.key`` makes them."""
+    prefix = controls.PREFIXES[slug] + "_"
+    found = [node for node in ast.walk(ast.parse(source)) if (_literal(node) or "").startswith(prefix)]
+    return [f"line {node.lineno}: {node.value!r}" for node in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
+
+
 @pytest.mark.parametrize("slug", LESSONS)
-def test_every_lesson_control_is_locked_while_its_session_follows_a_class(slug):
-    assert not unlocked_controls(_source(slug))
+def test_every_lesson_control_is_made_by_frame_control(slug):
+    assert not hand_made_controls(_source(slug))
 
 
-def test_the_lock_check_finds_a_control_drawn_without_it():
+@pytest.mark.parametrize("slug", LESSONS)
+def test_no_page_spells_out_its_prefix(slug):
+    assert not hand_typed_prefixes(_source(slug), slug)
+
+
+def test_the_checks_find_a_control_made_by_hand_and_a_prefix_spelled_out():
     assert _inputs() >= {"slider", "toggle", "text_input", "multiselect", "pills", "matrix_input"}
     source = """
-a = st.slider("x", 0, 1, key="sd_x", disabled=frame.locked)
+a = frame.control(st.slider, "x", "x", 0, 1)
 b = cols[0].toggle("y", key=f"sd_y{n}")
-c = matrix_input("M", M, key="sd_m", disabled=square)
+c = matrix_input("M", M, key="_m", disabled=square or frame.locked)
 d = st.slider("z", key="_private")
 st.container(key="sd_box")
+e = st.selectbox("w", W, key=frame.key("w"))
+f = st.number_input("v", bind="query-params")
+box = {"step": 0.5, "bind": "query-params"}
+st.session_state["sd_x"] = f"sd_{name}"
+chart(fig, key=frame.key("fig_x"))
 """
-    assert unlocked_controls(source) == ["line 3: toggle(key='sd_y')", "line 4: matrix_input(key='sd_m')"]
+    assert hand_made_controls(source) == [
+        "line 3: toggle(key=f'sd_y{n}')", "line 4: matrix_input(disabled=square or frame.locked)",
+        "line 7: selectbox(key=frame.key('w'))", "line 8: number_input(bind='query-params')",
+        "line 9: a dict of widget arguments with bind or disabled"]
+    assert hand_typed_prefixes(source, "sqrt_dk") == [
+        "line 3: 'sd_y'", "line 6: 'sd_box'", "line 10: 'sd_x'", "line 10: 'sd_'"]
+    keys = [(k, whole) for k, _, whole in widget_keys(source, "sqrt_dk")]
+    assert ("sd_x", True) in keys and ("sd_w", True) in keys and ("sd_fig_x", True) in keys
 
 
 def test_old_link_names_map_onto_controls_of_their_own_page():
     for slug, names in controls.LEGACY_PARAMS.items():
-        keys = {k for k, _, whole in widget_keys(_source(slug)) if whole}
+        keys = {k for k, _, whole in widget_keys(_source(slug), slug) if whole}
         assert set(names.values()) <= keys, slug
         assert not set(names) & keys, f"{slug}: an old name is still a key"
