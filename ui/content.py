@@ -178,21 +178,17 @@ def neighbours(slug: str) -> tuple[PageEntry | None, PageEntry | None]:
     return (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
 
 
-INPUTS_DOC = APP_DIR / "docs" / "INPUTS.md"
+LABELS_FILE = LESSONS_DIR / "control_labels.toml"
 
 
 @lru_cache(maxsize=1)
 def control_labels() -> dict[tuple[str, str], str]:
-    """(page slug, widget key) -> the label the learner sees, read from the generated table in
-    docs/INPUTS.md (scripts/input_inventory.py walks every page with AppTest to make it; its --check
-    fails when a page changes). For naming a control in a message, e.g. a tampered link's notice."""
-    labels = {}
+    """(page slug, widget key) -> the label the learner sees on that lesson control, from
+    assets/lessons/control_labels.toml (scripts/input_inventory.py walks every page with AppTest to write
+    it, and its --check fails when a page changes). For naming a control in a message, e.g. a tampered
+    link's notice."""
     try:
-        lines = INPUTS_DOC.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return labels
-    for line in lines:
-        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) >= 4 and cells[1].startswith("`") and cells[1].endswith("`"):
-            labels[(cells[0], cells[1].strip("`"))] = cells[3]
-    return labels
+        pages = tomllib.loads(LABELS_FILE.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    return {(slug, key): label for slug, named in pages.items() for key, label in named.items()}

@@ -293,7 +293,7 @@ class Frame:
 
 
 def control_label(slug: str, key: str) -> str:
-    """The label a learner sees on the control with this key (from the generated table in docs/INPUTS.md),
+    """The label a learner sees on the control with this key (from assets/lessons/control_labels.toml),
     quoted and Markdown-escaped; a key no page has (a made-up parameter) is shown escaped, shortened."""
     label = content.control_labels().get((slug, key))
     return f"“{label_markdown(label)}”" if label else f"“{literal(key[:40])}”"
