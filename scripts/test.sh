@@ -20,5 +20,5 @@ fi
 
 python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python -m ruff check .
-python -m scripts.input_inventory --check      # docs/INPUTS.md must list every input the pages have now
+python -m scripts.input_inventory --check      # docs/INPUTS.md and assets/lessons/control_labels.toml match the pages
 python -m pytest -n 2 "$@"

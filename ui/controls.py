@@ -3,6 +3,11 @@
 Three kinds of key live in a session, told apart by their shape:
 - **lesson controls**, ``<prefix>_<name>`` (e.g. ``sd_dk``): the page's own sliders, toggles and boxes,
   carried by "Link to this view" and followed by a live class. The prefix names the page (``PREFIXES``).
+  A page declares each one once, ``frame.control(st.slider, "dk", ...)`` (``ui.frame.Frame.control``), which
+  keys it with ``control``, binds it to the URL and disables it while the session follows a class; the
+  page's other prefixed keys (charts, cached tables) come from ``frame.key`` (``page_key``). No page
+  spells out its prefix, nor passes ``key``, ``disabled`` or ``bind`` for a lesson control
+  (tests/test_contract.py).
 - **frame keys**, ``<slug>__<kind>__<id>[__<part>]``: predictions, checks, exercises and presenter steps,
   made by ``frame_key`` and the helpers below it.
 - **private keys**, starting with ``_``: the classroom's and progress's own state.
