@@ -21,6 +21,7 @@ import argparse
 import json
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 from devtools.apptest import TEXT_KINDS, WidgetInfo, messages, open_page, widgets
@@ -201,7 +202,7 @@ def main() -> int:
     for path, text in wanted.items():
         path.write_text(text, encoding="utf-8")
     print(f"docs/INPUTS.md: {generated.count(chr(10)) - 1} inputs over {len(page_index())} pages; "
-          f"{LABELS_FILE.relative_to(ROOT)}: {named.count(' = ')} lesson controls")
+          f"{LABELS_FILE.relative_to(ROOT)}: {sum(map(len, tomllib.loads(named).values()))} lesson controls")
     return 0
 
 

@@ -79,8 +79,9 @@ class Frame:
                       bind="query-params", **kwargs)
 
     def key(self, name: str) -> str:
-        """The key of something else on this page that carries its prefix (a chart, a cached table, a value a
-        callback reads): ``<prefix>_<name>`` (``controls.page_key``), so no page spells its prefix out."""
+        """A key of this page that carries its prefix, for what ``control`` does not make (a chart, a cached table)
+        or where a page reads or sets a control's state: ``<prefix>_<name>`` (``controls.page_key``), so no
+        page spells its prefix out."""
         return controls.page_key(self.slug, name)
 
     def fragment(self, body):
