@@ -45,6 +45,7 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,6 +63,15 @@ CLASS_NAMES = frozenset({"st-key-", "stMarkdownEllipsis"})
 
 # One-off widget values (a button press, a chat message): a copied client state must not replay them.
 _TRIGGERS = frozenset({"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"})
+
+
+def frontend(text: str) -> str:
+    """``text`` (CSS or a script to inject into the page), checked to select no ``data-testid`` beyond
+    ``TEST_IDS``: every frontend name the app relies on is listed here, and checked on each upgrade."""
+    unknown = set(re.findall(r'data-testid=\\?"(\w+)', text)) - TEST_IDS
+    if unknown:
+        raise ValueError(f"unlisted data-testid values {sorted(unknown)}: add them to TEST_IDS")
+    return text
 
 
 # --- 1. old multipage mode ----------------------------------------------------------------------------------
