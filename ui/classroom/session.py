@@ -45,8 +45,8 @@ class ClassState:
     mid_run: bool = False                # presenter: a full run has started and not yet published
     offline: bool = False                # the shared store (Redis) could not be reached on the last try
     ended: str | None = None             # the code of the class that ended under this session (never rejoined)
-    sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)  # follower: (slug, fragment
-    #                                      name) -> widget keys that section drew last run
+    # follower: (page slug, fragment name) -> the widget keys that lesson section drew in its last run
+    sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     me: str | None = None                # this session's anonymous follower id
     fails: list[float] = field(default_factory=list)   # times of recent joins with unknown codes
     notice: Notice | None = None         # one message, shown once
