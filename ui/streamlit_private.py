@@ -36,11 +36,12 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
 9. ``streamlit.emojis`` (``load_emoji_table``): the module whose import compiles the emoji table an alert or
    pill label is checked against; ui/warm.py imports it ahead of the first learner. Without it: the first
    alert of a fresh process is slower (nothing breaks).
-10. Frontend names in injected CSS and scripts (``TEST_IDS``, ``CLASS_NAMES``): the ``data-testid`` values
-    and class names ui/present.py's styles and scripts select (Streamlit's Plotly element has no aria
-    attributes; presenter mode restyles captions, metrics, the sidebar nav). Streamlit offers no public
-    styling hooks for them. Without them: presenter-mode styling, chart names for screen readers and the
-    clicker's scroll-to-reveal silently stop applying.
+10. Frontend names in injected CSS and scripts (``TEST_IDS``, ``CLASS_NAMES``, ``frontend``): the
+    ``data-testid`` values and class names ui/present.py's styles and scripts select; each passes through
+    ``frontend``, which refuses an unlisted test id. Streamlit offers no public styling hooks for them (its
+    Plotly element has no aria attributes; presenter mode restyles captions, metrics, the sidebar nav).
+    Without them: presenter-mode styling, chart names for screen readers and the clicker's scroll-to-reveal
+    silently stop applying.
 """
 
 from __future__ import annotations
