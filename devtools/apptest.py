@@ -45,6 +45,13 @@ def open_page(slug: str, /, check: bool = True, **params: str | list[str]) -> Ap
     return at
 
 
+def class_state(at: AppTest):
+    """The session's classroom state (``ui.classroom.ClassState``): a fresh one if it never met the classroom."""
+    from ui.classroom.session import STATE_KEY, ClassState
+
+    return at.session_state[STATE_KEY] if STATE_KEY in at.session_state else ClassState()
+
+
 def texts(at: AppTest) -> str:
     """Everything a learner can read on the page, as one string, for assertions about what it says."""
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption]

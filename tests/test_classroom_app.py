@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from devtools.apptest import APP, open_page, texts, widgets
+from devtools.apptest import APP, class_state, open_page, texts, widgets
 from ui import classroom, controls
 from ui.content import page_index
 from ui.inputs import literal
@@ -37,7 +37,7 @@ def start_class(**params) -> tuple[AppTest, str, str]:
     at = fresh(**params)
     at.sidebar.button(key="_class_start").click().run()
     assert not at.exception
-    return at, at.session_state["_class_code"], at.session_state["_class_key"]
+    return at, class_state(at).code, class_state(at).key
 
 
 def go(at: AppTest, slug: str) -> AppTest:
@@ -117,7 +117,7 @@ def test_ending_the_class_closes_the_room():
 def test_a_student_joins_with_the_link_and_sees_they_follow():
     _, code, _ = start_class()
     st = fresh(room=code.lower())
-    assert st.session_state["_class_role"] == "student" and code in st.query_params["room"]
+    assert class_state(st).role == "student" and code in st.query_params["room"]
     assert f"Following class {code}" in texts(st)
     assert not button_keys(st) & set(PRESENTER_ONLY)
 
@@ -142,14 +142,14 @@ def test_a_hostile_room_link_is_one_message_and_no_lookup(room, monkeypatch):
     warnings = [w.value for w in at.warning]
     assert len(warnings) == 1 and "class code" in warnings[0], warnings
     assert room.strip() == "" or room not in warnings[0]
-    assert "_class_role" not in at.session_state and "room" not in at.query_params and "key" not in at.query_params
+    assert class_state(at).role is None and "room" not in at.query_params and "key" not in at.query_params
     assert calls == []
 
 
 def test_two_room_parameters_are_refused_not_guessed():
     _, code, _ = start_class()
     at = fresh(room=[code, "K7MQ2P"])
-    assert "_class_role" not in at.session_state and len(at.warning) == 1
+    assert class_state(at).role is None and len(at.warning) == 1
 
 
 def test_unknown_codes_are_rate_limited_per_session():
@@ -160,7 +160,7 @@ def test_unknown_codes_are_rate_limited_per_session():
         st.sidebar.text_input(key="_class_join_code").input(unknown).run()
         assert "no class with that code" in texts(st)
     st.sidebar.text_input(key="_class_join_code").input(code).run()      # even a real code, for a minute
-    assert "Too many codes" in texts(st) and "_class_role" not in st.session_state
+    assert "Too many codes" in texts(st) and class_state(st).role is None
     other = fresh()                                                      # another session is not limited
     other.sidebar.text_input(key="_class_join_code").input(code).run()
     assert f"Following class {code}" in texts(other)
@@ -169,11 +169,11 @@ def test_unknown_codes_are_rate_limited_per_session():
 def test_the_presenter_link_makes_a_new_session_the_presenter_and_leaves_the_address_bar():
     _, code, key = start_class()
     again = fresh(room=code, key=key)
-    assert again.session_state["_class_role"] == "presenter"
+    assert class_state(again).role == "presenter"
     assert "room" not in again.query_params and "key" not in again.query_params
     assert {"_class_end"} <= button_keys(again)
     wrong = fresh(room=code, key=key[:-1] + ("A" if key[-1] != "A" else "B"))
-    assert wrong.session_state["_class_role"] == "student"
+    assert class_state(wrong).role == "student"
     assert any("does not match" in w.value for w in wrong.warning)
     assert "key" not in wrong.query_params
 
@@ -286,16 +286,16 @@ def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_
 
     _, code, _ = start_class()
     student = go(fresh(room=code), "polysemy")
-    drawn = student.session_state["_class_sections"]
+    drawn = class_state(student).sections
     assert {name for slug, name in drawn if slug == "polysemy"} == {"context", "dimensions"}
     assert {"pl_dim", "pl_seed"} <= drawn[("polysemy", "dimensions")] and "pl_dim" not in drawn[("polysemy", "context")]
     assert {"pl_ctx", "pl_temp", "pl_self"} <= drawn[("polysemy", "context")]
     noted = [s for s in wake.followers()._sections.values() if ("polysemy", "dimensions") in s]
     assert noted and all(len(s) == 2 and all(s.values()) for s in noted)       # a fragment id for each section
     student.button(key="_class_explore").click().run()
-    assert "_class_sections" in student.session_state                           # kept, but no longer woken
+    assert class_state(student).sections                                   # kept, but no longer woken
     student.sidebar.button(key="_class_leave").click().run()
-    assert "_class_sections" not in student.session_state
+    assert not class_state(student).sections
 
 
 @pytest.mark.parametrize(("slug", "owned", "outside"), [
@@ -309,7 +309,7 @@ def test_a_follower_notes_each_lesson_sections_fragment_and_widgets_for_section_
 def test_finer_sections_own_the_controls_they_rerun(slug, owned, outside):
     _, code, _ = start_class()
     student = go(fresh(room=code), slug)
-    drawn = {name: keys for (page, name), keys in student.session_state["_class_sections"].items() if page == slug}
+    drawn = {name: keys for (page, name), keys in class_state(student).sections.items() if page == slug}
     assert set(owned) <= set(drawn)
     for name, keys in owned.items():
         assert keys <= drawn[name], (name, drawn[name])
@@ -375,7 +375,7 @@ def test_a_student_on_an_ended_class_is_told_and_keeps_the_page():
     pres.sidebar.button(key="_class_end").click().run()
     st.run()
     assert "The class has ended" in texts(st)
-    assert st.slider(key="sd_dk").value == 32 and "_class_role" not in st.session_state
+    assert st.slider(key="sd_dk").value == 32 and class_state(st).role is None
     assert "room" not in st.query_params
 
 

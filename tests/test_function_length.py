@@ -1,4 +1,5 @@
-"""No function in the app is over 60 lines: a longer one gets split along its page's sections."""
+"""No function in the app is over 60 lines (a longer one gets split along its page's sections), and no module
+over 400 (a longer one gets split by role)."""
 
 import ast
 from pathlib import Path
@@ -26,3 +27,13 @@ def test_no_function_in_the_app_is_over_sixty_lines():
                 for path in files for name, line, length in function_lengths(path.read_text(encoding="utf-8"))
                 if length > LIMIT]
     assert not too_long, f"split these along their sections (at most {LIMIT} lines):\n" + "\n".join(too_long)
+
+
+MODULE_LIMIT = 400
+
+
+def test_no_app_module_is_over_four_hundred_lines():
+    files = [ROOT / "app.py"] + [path for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))]
+    too_long = [f"{path.relative_to(ROOT)}: {n} lines" for path in files
+                if (n := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LIMIT]
+    assert not too_long, f"split these by role (at most {MODULE_LIMIT} lines):\n" + "\n".join(too_long)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from devtools.apptest import CHOICE_KINDS, TEXT_KINDS, open_page, widgets
+from devtools.apptest import CHOICE_KINDS, TEXT_KINDS, class_state, open_page, widgets
 from ui.content import page_index
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,8 +107,8 @@ def test_a_class_is_per_session_and_two_classes_are_apart():
     a, b, c = open_page("home", check=False), open_page("home", check=False), open_page("home", check=False)
     a.sidebar.button(key="_class_start").click().run()
     b.sidebar.button(key="_class_start").click().run()
-    code_a, code_b = a.session_state["_class_code"], b.session_state["_class_code"]
-    assert code_a != code_b and a.session_state["_class_key"] != b.session_state["_class_key"]
+    code_a, code_b = class_state(a).code, class_state(b).code
+    assert code_a != code_b and class_state(a).key != class_state(b).key
     from streamlit.testing.v1 import AppTest
 
     from devtools.apptest import APP
@@ -121,9 +121,9 @@ def test_a_class_is_per_session_and_two_classes_are_apart():
     follower.run()
     c.run()
     assert follower.slider(key="sd_dk").value == 700
-    assert "_class_role" not in c.session_state and "_class_code" not in c.session_state
+    assert class_state(c).role is None and class_state(c).code is None
     assert "room" not in c.query_params
-    assert b.session_state["_class_role"] == "presenter" and "sd_dk" not in b.session_state
+    assert class_state(b).role == "presenter" and "sd_dk" not in b.session_state
 
 
 # --- Static: no mutable state shared between sessions -----------------------------------------------
@@ -229,12 +229,12 @@ PROCESS_WIDE = {
     # is a property of the process, so it is restored when the last run, from any session, leaves.
     "attention_core/_blas.py:58: 'global _users, _saved_threads' rebinds module state",
     # Streamlit's switch for old-style pages/ apps is a property of the server process; ui/entry.py turns it
-    # off so that deep links run through app.py (see its docstring). No session's data is involved.
-    "ui/entry.py:36: writes into imported, shared state: PagesManager.uses_pages_directory",
-    "ui/entry.py:48: writes into imported, shared state: PagesManager.uses_pages_directory",
+    # off (through ui/streamlit_private.py) so that deep links run through app.py (see its docstring). No
+    # session's data is involved.
+    "ui/streamlit_private.py:84: writes into imported, shared state: PagesManager.uses_pages_directory",
     # Which lessons this server process has started warming (ui/warm.py): one entry per lesson, under a
     # lock; it holds threads, never a session's data, and is meant to be shared by every session.
-    "ui/warm.py:95: constant '_STARTED' is mutated in place; every session would see the change",
+    "ui/warm.py:97: constant '_STARTED' is mutated in place; every session would see the change",
 }
 
 

@@ -15,15 +15,18 @@ commands/navigation.py):
   ``_navigation``), and nothing sets it back. So the flag stays True until some run executes app.py,
   which a fresh server's first deep link never does.
 
-The workaround: app.py calls ``use_navigation_only`` before anything else, which sets the flag to False
-and marks the run as having come through app.py. Every page calls ``ensure_entry`` first; a run without
-the mark is one that ``_mpa_v1`` started, so it sets the flag to False and reruns once. The rerun
-executes app.py, whose ``st.navigation`` opens the same page with the same query parameters.
+The workaround (the flag is set through ``ui.streamlit_private.stop_pages_directory``): app.py calls
+``use_navigation_only`` before anything else, which sets the flag to False and marks the run as having
+come through app.py. Every page calls ``ensure_entry`` first; a run without the mark is one that
+``_mpa_v1`` started, so it sets the flag to False and reruns once. The rerun executes
+app.py, whose ``st.navigation`` opens the same page with the same query parameters.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+from ui import streamlit_private as private
 
 _MARK = "_entry_ran"
 _RETRIED = "_entry_retried"
@@ -31,9 +34,7 @@ _RETRIED = "_entry_retried"
 
 def use_navigation_only() -> None:
     """Called by app.py: no old-style pages/ handling from now on, and this run came through app.py."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    PagesManager.uses_pages_directory = False
+    private.stop_pages_directory()
     st.session_state[_MARK] = True
 
 
@@ -43,7 +44,5 @@ def ensure_entry() -> None:
         return
     if not st.session_state.get(_RETRIED):
         st.session_state[_RETRIED] = True
-        from streamlit.runtime.pages_manager import PagesManager
-
-        PagesManager.uses_pages_directory = False
+        private.stop_pages_directory()
         st.rerun()

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import streamlit_private as private
+
 _KEY = "_present"
 _SWITCH = "_present_switch"
 _ON = {"1", "true", "yes", "on"}
 
 # Every page, every mode.
-SITE_CSS = """
+SITE_CSS = private.frontend("""
 <style>
   /* Captions: Streamlit's faded grey is 3.88:1 on white; the body colour at 80% is above 5:1 in both themes. */
   [data-testid="stCaptionContainer"] { color: inherit !important; opacity: 0.8; }
@@ -68,11 +70,11 @@ SITE_CSS = """
     .katex [style*="rgb(31, 120, 180)"], .katex [style*="#1f78b4" i] { color: #56B4E9 !important; }
   }
 </style>
-"""
+""")
 
 
 # Static CSS only (never anything a user typed): bigger type, wider column, roomier controls.
-PRESENTER_CSS = """
+PRESENTER_CSS = private.frontend("""
 <style>
   html { font-size: 20px; }
   [data-testid="stMainBlockContainer"] { max-width: 100%; padding-left: 2.5rem; padding-right: 2.5rem; }
@@ -88,12 +90,12 @@ PRESENTER_CSS = """
   /* The sidebar stays at its usual size: larger, its wrapped titles would push the switch out of view. */
   [data-testid="stSidebarNav"] p, [data-testid="stNavSectionHeader"] p { font-size: 0.8rem; }
 </style>
-"""
+""")
 
 
 # Static script: gives every chart an accessible name. Streamlit's Plotly element has no aria attributes, so a
 # screen reader met an unnamed picture; each chart becomes a figure named by its title and the caption under it.
-_CHART_NAMES_JS = """
+_CHART_NAMES_JS = private.frontend("""
 <script>
 (function () {
   if (window.__attnChartNames) return;
@@ -130,7 +132,7 @@ _CHART_NAMES_JS = """
   name();
 })();
 </script>
-"""
+""")
 
 
 def _flip() -> None:
@@ -165,7 +167,7 @@ def active() -> bool:
 # slider. After a Next, the view scrolls to the first element the step revealed (found by its text, which
 # the rerun did not show before); after a Back, to the step bar, never down to the footer. On a page's
 # first run in presenter mode the step bar is scrolled into view when it sits below the fold.
-_CLICKER_JS = """
+_CLICKER_JS = private.frontend("""
 <script>
 (function () {
   window.__attnSteps = {next: "%(next)s", back: "%(back)s", bar: "%(bar)s"};
@@ -245,7 +247,7 @@ _CLICKER_JS = """
   }, true);
 })();
 </script>
-"""
+""")
 
 
 def clicker_keys(next_key: str, back_key: str, bar_key: str) -> None:

@@ -8,9 +8,9 @@ presenter's view as it starts. The check stays for what a wake cannot reach: a d
 message, a store that went away, a room that expired.
 
 Streamlit has no public call for "rerun that other session", so this reaches into its runtime (the
-session manager and each session's last client state), pinned by requirements.txt's streamlit version.
-Should that ever fail, it fails closed: ``wake`` does nothing, and a follower falls behind until its own
-next run (``tests/test_wake.py`` checks that the internals it uses are still there).
+session manager and each session's last client state) through ``ui.streamlit_private``, pinned by
+requirements.txt's streamlit version. Should that ever fail, it fails closed: ``wake`` does nothing, and a
+follower falls behind until its own next run (tests/test_streamlit_private.py exercises what it uses).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from ui import streamlit_private as private
 from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
@@ -117,28 +118,24 @@ class Followers:
         if not ids:
             return 0
         try:
-            from streamlit import runtime
-
-            if not runtime.exists():
-                return 0
-            rt = runtime.get_instance()
-            manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
+            server = private.server()
         except Exception as err:                           # Streamlit's internals moved: rely on the checks
             _LOGGER.warning("Cannot wake followers (%s); they catch up at the next check of their room.", err)
             return 0
+        if server is None:
+            return 0
         asked = 0
         for sid, fragment_id, moved in ids:
-            info = manager.get_active_session_info(sid)
-            if info is None:
+            session = server.session(sid)
+            if session is None:
                 self.forget(sid)
                 continue
-            if moved is not None and getattr(info.session, "_client_state", None) is not None \
-                    and info.session._client_state.page_script_hash == moved[0]:
+            if moved is not None and private.client_page_hash(session) == moved[0]:
                 with self._lock:                           # its browser has said it is there: wake as usual
                     if self._moved.get(sid) == moved:
                         self._moved.pop(sid)
                 moved = None
-            loop.call_soon_threadsafe(_rerun, info.session, fragment_id, moved)
+            server.call_soon(_rerun, session, fragment_id, moved)
             asked += 1
         return asked
 
@@ -151,11 +148,7 @@ def followers() -> Followers:
 
 def session_id() -> str | None:
     """The id of the session running this script (None outside one)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
-
+    return private.session_id()
 
 def follow(code: str) -> None:
     """Note that the session running this script follows room ``code`` (and no other)."""
@@ -180,15 +173,11 @@ def switching(slug: str, params: dict[str, str | list[str]]) -> None:
     """This follower's run is about to ``st.switch_page`` to page ``slug`` with ``params`` (see ``moving``)."""
     from urllib.parse import urlencode
 
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
     from ui import navigation
 
     sid = session_id()
     try:
-        url = navigation.page(slug).url_path                 # the page object st.navigation was given
-        pages = get_script_run_ctx().pages_manager.get_pages()
-        page_hash = next(h for h, info in pages.items() if info.get("url_pathname") == url)
+        page_hash = private.page_hash(navigation.page(slug).url_path)   # the page st.navigation was given
     except Exception as err:                               # not found, or Streamlit moved it: wakes as before
         _LOGGER.warning("A follower's page switch was not noted (%r); a wake may delay it.", err)
         return
@@ -212,33 +201,17 @@ def section(name: Section) -> None:
 
 def current_fragment_id() -> str | None:
     """The id of the fragment whose body is running now (None outside one, or if Streamlit moved it)."""
-    try:
-        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
-
-        return ThreadState.get().fragment_id
-    except Exception:
-        return None
+    return private.current_fragment_id()
 
 
 def fragment_run() -> bool:
     """True while this script run reruns fragments only (not the whole page)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
+    return private.fragment_run()
 
 
 def widget_keys() -> frozenset[str] | None:
     """The user keys of the widgets this run has drawn so far (None if Streamlit moved them)."""
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-        return get_script_run_ctx().shared.widget_user_keys_this_run.snapshot()
-    except Exception:
-        return None
-
-
-_TRIGGERS = {"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"}
+    return private.widget_keys()
 
 
 def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
@@ -249,20 +222,6 @@ def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | Non
     query string), the whole of that page runs while the browser has not yet said it is there: Streamlit
     folds a pending rerun into the newer request's page, so the old page would win."""
     try:
-        from streamlit.proto.ClientState_pb2 import ClientState
-
-        state = ClientState()
-        state.CopyFrom(session._client_state)
-        kept = [w for w in state.widget_states.widgets if w.WhichOneof("value") not in _TRIGGERS]
-        del state.widget_states.widgets[:]
-        state.widget_states.widgets.extend(kept)
-        if moved is not None and state.page_script_hash != moved[0]:
-            state.page_script_hash, state.query_string = moved
-            state.page_name, state.fragment_id = "", ""
-        elif fragment_id and session.has_fragment(fragment_id):
-            state.fragment_id = fragment_id              # the section applies the presenter's controls itself
-        else:
-            state.fragment_id = ""                       # the whole page: it applies the presenter's view
-        session.request_rerun(state)
+        private.rerun_session(session, fragment_id, moved)
     except Exception as err:
         _LOGGER.warning("A follower's wake failed (%s); it catches up at the next check of its room.", err)

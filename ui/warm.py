@@ -22,6 +22,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from ui import streamlit_private as private
+
 _LOGGER = logging.getLogger(__name__)
 
 Warmer = tuple[str, Callable[[], None]]
@@ -36,7 +38,7 @@ class _NoContextIsExpected(logging.Filter):
         return not threading.current_thread().name.startswith(THREAD_PREFIX)
 
 
-logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(_NoContextIsExpected())
+logging.getLogger(private.SCRIPT_CONTEXT_LOGGER).addFilter(_NoContextIsExpected())
 
 # Every trace type the figures use: Plotly imports each type's module and validators on its first figure.
 TRACE_TYPES = ("bar", "heatmap", "scatter", "scatterternary")
@@ -45,7 +47,7 @@ TRACE_TYPES = ("bar", "heatmap", "scatter", "scatterternary")
 def streamlit_emoji_table() -> None:
     """Streamlit looks for an emoji at the start of an alert that names no icon, and of a pill's label, in
     a table whose regular expression it compiles on first use, once per process."""
-    import streamlit.emojis  # noqa: F401  (compiled as it is imported)
+    private.load_emoji_table()
 
 
 def plotly_types() -> None:

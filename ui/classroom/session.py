@@ -1,0 +1,94 @@
+"""This session's place in the classroom: one typed object under one private session key.
+
+Every part of ``ui.classroom`` reads and changes the session's classroom state through ``state()``; nothing
+else keeps classroom values in the session (its widgets' keys all start with "_class", so none of them is a
+lesson control).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from classroom.store import Snapshot
+from ui import wake
+
+STATE_KEY = "_class_state"
+
+Notice = tuple[str, str]                 # (kind: "warning" | "success" | "info", text), shown once
+View = tuple[str, int, dict[str, list[str]]]   # (page slug, presenter step, lesson controls) as published
+AskedPoll = tuple[str, tuple[str, ...], bool]  # (poll id, options, revealed) of the question the presenter asked
+
+RECONNECTING = "Reconnecting to the class…"
+# The store came back without the room (a Redis restart without persistence loses every room).
+LOST = ("The connection to the class came back, but the class itself was lost meanwhile. This page stays "
+        "as it is; ask the presenter for the new class code.")
+LOST_PRESENTER = ("The connection to the class came back, but the class itself was lost meanwhile: "
+                  "start a new class and give your students its new code.")
+ENDED_ELSEWHERE = "Your class has ended (it expired, or was ended elsewhere)."
+
+
+@dataclass
+class ClassState:
+    """The session's classroom state. ``leave()`` resets the class part; ``me``, ``fails`` and ``notice``
+    belong to the session and outlive a class."""
+
+    role: str | None = None              # "presenter" or "student"
+    code: str | None = None              # the room's code
+    key: str | None = None               # the presenter's secret key (presenter sessions only)
+    following: bool = False              # a student who follows (not exploring on their own)
+    seen: int | None = None              # the snapshot version this follower last applied
+    snap: Snapshot | None = None         # that snapshot
+    published: View | None = None        # presenter: the view last published
+    poll: AskedPoll | None = None        # presenter: the question asked
+    mid_run: bool = False                # presenter: a full run has started and not yet published
+    offline: bool = False                # the shared store (Redis) could not be reached on the last try
+    ended: str | None = None             # the code of the class that ended under this session (never rejoined)
+    # follower: (page slug, fragment name) -> the widget keys that lesson section drew in its last run
+    sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    me: str | None = None                # this session's anonymous follower id
+    fails: list[float] = field(default_factory=list)   # times of recent joins with unknown codes
+    notice: Notice | None = None         # one message, shown once
+
+    def leave(self) -> None:
+        """Forget the class (not the session's follower id, recent failed joins, or a pending notice)."""
+        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice)))
+
+
+def state() -> ClassState:
+    """This session's classroom state (made on first use)."""
+    ss = st.session_state
+    if STATE_KEY not in ss:
+        ss[STATE_KEY] = ClassState()
+    return ss[STATE_KEY]
+
+
+def role() -> str | None:
+    return state().role
+
+
+def following() -> bool:
+    s = state()
+    return s.role == "student" and s.following
+
+
+def holds_controls() -> bool:
+    """The room sets this session's lesson controls on every run: it follows a class it can reach. Its
+    controls are then drawn disabled, since a move of its own would be put back by the room's value."""
+    return following() and not state().offline
+
+
+def notice(kind: str, text: str) -> None:
+    state().notice = (kind, text)
+
+
+def leave(message: str | None = None) -> None:
+    """Back to learning alone: the page stays as it is."""
+    if role() == "student":
+        wake.forget()
+    state().leave()
+    st.query_params.pop("room", None)
+    st.query_params.pop("key", None)
+    if message:
+        notice("warning", message)

@@ -1,0 +1,197 @@
+"""Every use the app makes of Streamlit's private parts, in one place: no other app module imports
+``streamlit.runtime`` or ``streamlit.proto``, or touches the attributes below (tests/test_streamlit_private.py
+checks both, and exercises each access on a real server of the pinned version, so that an upgrade that moves
+one fails there first; docs/STREAMLIT.md is the upgrade checklist).
+
+1. ``PagesManager.uses_pages_directory`` (``stop_pages_directory``). A class attribute Streamlit sets True
+   when a ``pages/`` folder sits beside the main script; while it is, a deep link runs ``pages/<name>.py``
+   alone, without app.py (ui/entry.py explains). No public call turns the old multipage mode off except
+   ``st.navigation``, which a fresh server's first deep link never reaches. Without it: a deep link on a
+   fresh server shows a page without its sidebar sections, wide layout or presenter mode.
+2. The script run context (``session_id``, ``fragment_run``, ``page_hash``, ``widget_keys``):
+   ``get_script_run_ctx()`` and its ``session_id``, ``fragment_ids_this_run``, ``pages_manager.get_pages()``
+   and ``shared.widget_user_keys_this_run``. ``st.context`` has none of them. Without them: the classroom
+   cannot note who follows a room (no wakes, only the watcher's slower checks), a lesson section cannot tell
+   its own run from the page's, a follower switched to another page is woken on the old one, and a section
+   cannot tell which controls it owns (every change reruns the whole page).
+3. ``ThreadState.get().fragment_id`` (``current_fragment_id``): the id of the fragment running now, which a
+   wake names to rerun one lesson section alone. No public API exposes fragment ids. Without it: a follower
+   reruns the whole page for a change inside one section.
+4. The runtime's session manager and event loop (``server``): ``Runtime._session_mgr``
+   (``get_active_session_info``) and ``Runtime._get_async_objs().eventloop``. Streamlit has no public call to
+   rerun another session. Without them: a presenter's change reaches followers only at the watcher's next
+   check (every few seconds) instead of at once.
+5. ``AppSession._client_state`` (``client_page_hash``, ``rerun_session``): the session's last ``ClientState``
+   protobuf (``streamlit.proto.ClientState_pb2``), copied with one-off triggers (button presses) dropped, so a
+   wake reruns the page the follower shows with its widget values. Without it: a wake could press a button
+   twice, or undo a page switch the follower's browser has not reported yet.
+6. ``AppSession.request_rerun(client_state)`` and ``AppSession.has_fragment(fragment_id)``
+   (``rerun_session``): the rerun itself, the way run-on-save asks for one. Without them: no wakes.
+7. ``runtime.exists()`` and the type of ``runtime.get_instance()`` (``served``): AppTest runs pages with a
+   stand-in runtime, where the classroom's watcher thread must not start. Without it: tests would start
+   watcher threads that never stop, or a real server would start none.
+8. The logger ``streamlit.runtime.scriptrunner_utils.script_run_context`` (``SCRIPT_CONTEXT_LOGGER``): it
+   warns when a cached function runs without a script; ui/warm.py silences that for its warming threads,
+   where there is none by design. Without it: the server's log fills with warnings (nothing breaks).
+9. ``streamlit.emojis`` (``load_emoji_table``): the module whose import compiles the emoji table an alert or
+   pill label is checked against; ui/warm.py imports it ahead of the first learner. Without it: the first
+   alert of a fresh process is slower (nothing breaks).
+10. Frontend names in injected CSS and scripts (``TEST_IDS``, ``CLASS_NAMES``, ``frontend``): the
+    ``data-testid`` values and class names ui/present.py's styles and scripts select; each passes through
+    ``frontend``, which refuses an unlisted test id. Streamlit offers no public styling hooks for them (its
+    Plotly element has no aria attributes; presenter mode restyles captions, metrics, the sidebar nav).
+    Without them: presenter-mode styling, chart names for screen readers and the clicker's scroll-to-reveal
+    silently stop applying.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SCRIPT_CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
+
+# Every data-testid ui/present.py's styles and scripts select (a test checks the list against that file).
+TEST_IDS = frozenset({
+    "stButtonGroup", "stCaptionContainer", "stColumn", "stElementContainer", "stExpander", "stMain",
+    "stMainBlockContainer", "stMarkdownContainer", "stMetricLabel", "stMetricValue", "stMultiSelect",
+    "stNavSectionHeader", "stPageLink", "stPlotlyChart", "stRadio", "stSidebarNav", "stSidebarNavLink",
+    "stSkeleton", "stTable",
+})
+# Class names Streamlit's frontend gives elements: a keyed element's class prefix, a nav label's ellipsis.
+CLASS_NAMES = frozenset({"st-key-", "stMarkdownEllipsis"})
+
+# One-off widget values (a button press, a chat message): a copied client state must not replay them.
+_TRIGGERS = frozenset({"trigger_value", "string_trigger_value", "json_trigger_value", "chat_input_value"})
+
+
+def frontend(text: str) -> str:
+    """``text`` (CSS or a script to inject into the page), checked to select no ``data-testid`` beyond
+    ``TEST_IDS``: every frontend name the app relies on is listed here, and checked on each upgrade."""
+    unknown = set(re.findall(r'data-testid=\\?"(\w+)', text)) - TEST_IDS
+    if unknown:
+        raise ValueError(f"unlisted data-testid values {sorted(unknown)}: add them to TEST_IDS")
+    return text
+
+
+# --- 1. old multipage mode ----------------------------------------------------------------------------------
+
+def stop_pages_directory() -> None:
+    """Turn off Streamlit's old ``pages/`` mode for this server process (ui/entry.py)."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+
+
+# --- 2, 3. the script run context --------------------------------------------------------------------------
+
+def _ctx():
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    return get_script_run_ctx()
+
+
+def session_id() -> str | None:
+    """The id of the session running this script (None outside one)."""
+    ctx = _ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def fragment_run() -> bool:
+    """True while this script run reruns fragments only (not the whole page)."""
+    ctx = _ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def current_fragment_id() -> str | None:
+    """The id of the fragment whose body is running now (None outside one, or if Streamlit moved it)."""
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+        return ThreadState.get().fragment_id
+    except Exception:
+        return None
+
+
+def widget_keys() -> frozenset[str] | None:
+    """The user keys of the widgets this run has drawn so far (None if Streamlit moved them)."""
+    try:
+        return _ctx().shared.widget_user_keys_this_run.snapshot()
+    except Exception:
+        return None
+
+
+def page_hash(url_path: str) -> str:
+    """The script hash of the navigation page at ``url_path`` in this run; raises if there is none."""
+    pages = _ctx().pages_manager.get_pages()
+    return next(h for h, info in pages.items() if info.get("url_pathname") == url_path)
+
+
+# --- 4-7. the runtime: other sessions, and reruns ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Server:
+    """The running server's sessions, as far as a wake needs them."""
+
+    session: Callable[[str], object | None]      # session id -> its AppSession, None once it has gone
+    call_soon: Callable[..., object]             # run a function on the server's event loop, from any thread
+
+
+def served() -> bool:
+    """True under a real Streamlit server (AppTest runs pages with a stand-in runtime)."""
+    from streamlit import runtime
+    from streamlit.runtime.runtime import Runtime
+
+    return runtime.exists() and type(runtime.get_instance()) is Runtime
+
+
+def server() -> Server | None:
+    """This process's server (None without one). Raises if Streamlit's runtime moved what it uses."""
+    from streamlit import runtime
+
+    if not runtime.exists():
+        return None
+    rt = runtime.get_instance()
+    manager, loop = rt._session_mgr, rt._get_async_objs().eventloop
+
+    def session(sid: str) -> object | None:
+        info = manager.get_active_session_info(sid)
+        return None if info is None else info.session
+
+    return Server(session, loop.call_soon_threadsafe)
+
+
+def client_page_hash(session) -> str | None:
+    """The page the session's browser last said it shows (None before its first message)."""
+    state = getattr(session, "_client_state", None)
+    return None if state is None else state.page_script_hash
+
+
+def rerun_session(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
+    """On the server's event loop: run the session's page again with its last widget values, less any
+    one-off trigger (a wake must never press a button twice). With ``fragment_id`` (one the session still
+    holds), only that fragment reruns. With ``moved`` (a page hash and query string), the whole of that page
+    runs while the browser has not yet said it is there. Raises if Streamlit moved what it uses."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    state = ClientState()
+    state.CopyFrom(session._client_state)
+    kept = [w for w in state.widget_states.widgets if w.WhichOneof("value") not in _TRIGGERS]
+    del state.widget_states.widgets[:]
+    state.widget_states.widgets.extend(kept)
+    if moved is not None and state.page_script_hash != moved[0]:
+        state.page_script_hash, state.query_string = moved
+        state.page_name, state.fragment_id = "", ""
+    elif fragment_id and session.has_fragment(fragment_id):
+        state.fragment_id = fragment_id
+    else:
+        state.fragment_id = ""
+    session.request_rerun(state)
+
+
+# --- 9. first-use work --------------------------------------------------------------------------------------
+
+def load_emoji_table() -> None:
+    """Compile the emoji table Streamlit checks an alert's or a pill's label against (once per process)."""
+    import streamlit.emojis  # noqa: F401  (compiled as it is imported)
