@@ -77,3 +77,40 @@ def test_the_suite_keeps_each_test_file_on_one_worker(tmp_path):
                    timeout=120)
     workers = log.read_text().split()
     assert len(workers) == 8 and len(set(workers)) == 1, workers
+
+
+def run_test_sh(tmp_path, *args: str, pytest_exit: int = 0) -> tuple[int, list[str]]:
+    """Run scripts/test.sh with a stand-in ``python`` on PATH: pip, ruff and the inventory check succeed at
+    once, pytest writes the arguments it got (one a line) and exits with ``pytest_exit``."""
+    import os
+    import subprocess
+
+    seen = tmp_path / "pytest-args.txt"
+    shim = tmp_path / "bin" / "python"
+    shim.parent.mkdir()
+    shim.write_text('#!/usr/bin/env bash\nif [ "$2" = pytest ]; then shift 2; printf "%s\\n" "$@" > '
+                    f'"{seen}"; exit {pytest_exit}; fi\nexit 0\n')
+    shim.chmod(0o755)
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "test.sh"), *args], capture_output=True, text=True,
+                            env={**os.environ, "PATH": f"{shim.parent}:{os.environ['PATH']}"}, timeout=60)
+    return result.returncode, seen.read_text().splitlines() if seen.exists() else []
+
+
+def test_the_full_run_passes_every_argument_to_pytest(tmp_path):
+    code, args = run_test_sh(tmp_path, "-k", "a b", "tests/test_x.py")
+    assert code == 0
+    assert args == ["-n", "2", "-k", "a b", "tests/test_x.py"]
+
+
+def test_the_fast_tier_leaves_out_the_browser_tests_and_keeps_the_arguments(tmp_path):
+    code, args = run_test_sh(tmp_path, "-x", "--fast", "-k", "softmax")
+    assert code == 0
+    assert "--fast" not in args and args[-3:] == ["-x", "-k", "softmax"]
+    assert "--ignore=tests/browser" in args and args[args.index("-m") + 1] == "not browser"
+
+
+@pytest.mark.parametrize("pytest_exit, expected", [(5, 1), (1, 1), (2, 2)])
+def test_a_run_that_collects_no_test_is_never_green(tmp_path, pytest_exit, expected):
+    """pytest exits 5 when a selection matches nothing: CI must not read that as a pass."""
+    code, _ = run_test_sh(tmp_path, "--fast", "-k", "nothing_has_this_name", pytest_exit=pytest_exit)
+    assert code == expected
