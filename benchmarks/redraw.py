@@ -44,7 +44,8 @@ class Redraw:
 
 # The slider each page's row moves, by widget key, where the first slider that changes a chart is not the one a
 # learner moves most or would pass over most of the page's work: the row then names it. Pages not listed move
-# their first slider that changes a chart. Chosen for the lesson, not for speed (docs/PERFORMANCE.md, session 11).
+# their first slider that changes a chart. Chosen for the lesson, not for speed
+# (docs/archive/PERFORMANCE_HISTORY.md, session 11).
 CONTROLS = {
     "multi_head": "mh_layer",                       # the page's one slider: the 12 heads of the chosen layer
     "masks_and_cross_attention": "mk_ball_row",      # the picture's ball: both cross-attention charts follow it

@@ -108,7 +108,7 @@ class _Mover:
 def server_reruns(slugs: list[str], n: int) -> tuple[ServerRerun, list[ServerRerun]]:
     """Each page's rerun with the floor page's measured alternately, rerun for rerun, so that both see the
     same machine: on a shared machine the load drifts within seconds, and a floor measured before and
-    after the pages moved single ratios (docs/PERFORMANCE.md, "Session 5")."""
+    after the pages moved single ratios (docs/archive/PERFORMANCE_HISTORY.md, "Session 5")."""
     from streamlit.testing.v1 import AppTest
 
     floor_at = AppTest.from_file(str(ROOT / "benchmarks" / "floor_app.py"), default_timeout=120)

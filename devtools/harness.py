@@ -176,22 +176,68 @@ class Runs:
                     timeout_ms, f"the page did not stay quiet for {quiet_ms} ms")
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
-    def open(self, url: str, timeout_ms: int = 180_000) -> None:
-        """Load ``url`` and wait for the new page's first run and charts. A run of the page being left can
-        still finish after the navigation starts (a reveal's, say): it must not count, nor its charts."""
+    def open(self, url: str, timeout_ms: int = 180_000, *, runs: int = 1) -> None:
+        """Load ``url`` and wait for the new page's first ``runs`` runs and its charts. A run of the page being
+        left can still finish after the navigation starts (a reveal's, say): it must not count, nor its charts."""
+        self._load(lambda: self.page.goto(url), runs, timeout_ms)
+
+    def reload(self, timeout_ms: int = 180_000, *, runs: int = 1) -> None:
+        """Reload the page (a new session in the same browser) and wait as open() does."""
+        self._load(self.page.reload, runs, timeout_ms)
+
+    def _load(self, navigate, runs: int, timeout_ms: int) -> None:
         sockets = self.sockets
-        self.page.goto(url)
-        self._until(lambda: self.sockets != sockets and self.finished_on_latest > 0, timeout_ms,
-                    "the new page's first run did not finish")
+        navigate()
+        self._until(lambda: self.sockets != sockets and self.finished_on_latest >= runs, timeout_ms,
+                    f"the new page's first {runs} run(s) did not finish")
         self.page.wait_for_function(CHARTS_DRAWN_JS, arg=self.charts, timeout=timeout_ms)
 
     def _until(self, done, timeout_ms: int, what: str) -> None:
         """Let the page's events arrive (they count runs) until ``done()``; TimeoutError("<what> within …")."""
-        deadline = time.perf_counter() + timeout_ms / 1000
-        while not done():
-            if time.perf_counter() > deadline:
-                raise TimeoutError(f"{what} within {timeout_ms} ms")
-            self.page.wait_for_timeout(25)
+        until(done, timeout_ms / 1000, what, every_s=0.025, pause=self.page.wait_for_timeout)
+
+
+# --- Waiting on events ---------------------------------------------------------------------------------
+# One function per kind of wait; a test waits on the event a pause would stand for, never on the clock:
+#   the app connected and idle ............ Runs.settle (no run going, none started or finished for a while)
+#   a script run finished ................. Runs.wait, Runs.open, Runs.reload
+#   an element present with its value ..... Playwright's wait_for / wait_for_function; still() for "in place"
+#   a chart redrawn ....................... Runs.wait (charts drawn), chart_data() compared, layout.resize
+#   anything else the test can poll ....... until() (server metrics, a store that answers again)
+# tests/test_waits.py fails on a fixed pause longer than 0.5 s that carries no "# no event:" comment.
+
+def until(done, timeout_s: float, what: str, *, every_s: float = 0.05, pause=None) -> None:
+    """Poll ``done()`` every ``every_s`` until it is true; TimeoutError("<what> within <timeout_s> s").
+
+    ``pause(ms)`` replaces time.sleep where the waiting must let events in (a Playwright page's
+    wait_for_timeout delivers its websocket frames)."""
+    deadline = time.perf_counter() + timeout_s
+    while not done():
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"{what} within {timeout_s * 1000:.0f} ms")
+        if pause is None:
+            time.sleep(every_s)
+        else:
+            pause(every_s * 1000)
+
+
+# An element's box, rounded to whole pixels (null while it is missing).
+_BOX_JS = """el => { const r = el && el.getBoundingClientRect();
+  return r ? [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)] : null; }"""
+
+
+def still(page, locator, *, polls: int = 3, every_ms: int = 150, timeout_ms: int = 20_000) -> None:
+    """Wait until ``locator``'s element is present and its box has not moved or resized over ``polls``
+    looks ``every_ms`` apart: what grows above it (charts drawing in) has stopped growing."""
+    locator.wait_for(state="attached", timeout=timeout_ms)
+    seen: list = []
+
+    def steady() -> bool:
+        seen.append(locator.evaluate(_BOX_JS))
+        return len(seen) > polls and seen[-1] is not None and all(box == seen[-1] for box in seen[-polls - 1:])
+
+    until(steady, timeout_ms / 1000, "the element did not keep still", every_s=every_ms / 1000,
+          pause=page.wait_for_timeout)
 
 
 # The page shows its title and as many chart containers as the run sent, and every visible one holds
@@ -237,14 +283,21 @@ def move_first_control(page) -> str | None:
     return None
 
 
+# Nothing still loading or moving: no skeleton, no run indicator, the fonts in, no finite CSS transition or
+# animation playing (Streamlit fades stale elements in and out; infinite ones, like a spinner, never end).
+SETTLED_JS = """() => !document.querySelector('[data-testid=stSkeleton], [data-testid=stStatusWidget]')
+  && document.fonts.status === 'loaded'
+  && document.getAnimations().every(a => a.playState !== 'running'
+                                      || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
 def settle(page, timeout_ms: int = 90000) -> None:
-    """Wait until the script run is over and nothing in view is still a loading skeleton (Streamlit
-    renders elements below the fold lazily, so only the grown viewport shows them all)."""
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=stSkeleton], [data-testid=stStatusWidget]')",
-        timeout=timeout_ms,
-    )
-    page.wait_for_timeout(int(os.environ.get("SETTLE_MS", "1500")))
+    """Wait until the script run is over, nothing in view is still a loading skeleton or mid-transition
+    (Streamlit renders elements below the fold lazily, so only the grown viewport shows them all), and the
+    content's box has stopped growing (charts drawing in)."""
+    page.wait_for_function(SETTLED_JS, timeout=timeout_ms)
+    still(page, page.locator("[data-testid=stMainBlockContainer]"), timeout_ms=timeout_ms)
+    page.wait_for_function(SETTLED_JS, timeout=timeout_ms)
 
 
 def content_height(page) -> int:

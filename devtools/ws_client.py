@@ -109,6 +109,7 @@ class Client:
 
     async def _tick(self, fragment_id: str, interval: float) -> None:
         while True:
+            # no event: a fragment's run_every is the frontend's own clock, and this client plays that clock
             await asyncio.sleep(interval)
             if not self.running:                         # the frontend does not stack ticks on a running script
                 await self.send(fragment_id=fragment_id, auto=True)

@@ -108,8 +108,8 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
     All 12 panels sit on one pair of category axes, side by side with a few blank categories between them:
     Plotly's time to draw the figure, which it does twice on every layer move, is mostly per subplot (axes,
     clip paths, drag layers), and one subplot draws in well under half the time of twelve
-    (docs/PERFORMANCE.md, session 11). Panel column c's labels end in c zero-width spaces and row r's in r,
-    so each panel keeps its own categories while the hover still reads "3: it"."""
+    (docs/archive/PERFORMANCE_HISTORY.md, session 11). Panel column c's labels end in c zero-width spaces
+    and row r's in r, so each panel keeps its own categories while the hover still reads "3: it"."""
     weights = np.asarray(weights, dtype=np.float32)
     H, T = weights.shape[0], weights.shape[1]
     if weights.shape != (H, len(tokens), len(tokens)):

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every test: lint, unit, property, AppTest and real-browser.
 # Used as-is by CI (.ci/run) and by the README's quick start.
+#   bash scripts/test.sh                  everything (about 12-20 minutes on two cores)
+#   bash scripts/test.sh --fast           everything but the real-browser tests (about 3 minutes, quiet)
+#   bash scripts/test.sh [--fast] ARGS    ARGS go to pytest as they are (-k, a file, -x, -n 0 ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=0
+args=()
+for arg in "$@"; do
+  if [ "$arg" = "--fast" ]; then fast=1; else args+=("$arg"); fi
+done
 
 # Debian packages the tests run for real: Chromium (browser tests), redis-server (the shared room
 # store) and haproxy (deploy/haproxy.cfg in front of two app processes).
@@ -21,4 +30,20 @@ fi
 python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python -m ruff check .
 python -m scripts.input_inventory --check      # docs/INPUTS.md and assets/lessons/control_labels.toml match the pages
-python -m pytest -n 2 "$@"
+
+tier=()
+if [ "$fast" = 1 ]; then
+  # The browser tests live in tests/browser and carry the `browser` marker: leave out both, so a browser
+  # test placed elsewhere stays out too.
+  tier=(--ignore=tests/browser -m "not browser")
+fi
+# ${args[@]+...}: an empty array is "unbound" to `set -u` in older bash.
+status=0
+python -m pytest -n 2 "${tier[@]+"${tier[@]}"}" "${args[@]+"${args[@]}"}" || status=$?
+if [ "$status" = 5 ]; then
+  # pytest's 5 is "no tests collected": a selection that matches nothing has proved nothing, so it fails
+  # loudly here rather than pass as a green run.
+  echo "scripts/test.sh: pytest collected no tests (exit code 5); failing on purpose" >&2
+  exit 1
+fi
+exit "$status"

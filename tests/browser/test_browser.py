@@ -19,6 +19,9 @@ EXCEPTION = '[data-testid="stException"]'
 # The page's clicker script has run: PageDown / PageUp now reach its step buttons. On a cold first load the
 # script can mount a moment after the step bar's text shows; a presenter's first press comes later than that.
 CLICKER_READY_JS = "() => window.__attnStepsInstalled && !!document.querySelector('.st-key-' + window.__attnSteps.next)"
+# Every expander in the lesson is open and has mounted its content (KaTeX typesets as the markdown mounts).
+EXPANDERS_OPEN_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stExpander] details')]
+  .every(d => d.open && d.querySelector('[data-testid=stExpanderDetails] [data-testid=stElementContainer]'))"""
 IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
@@ -78,7 +81,8 @@ def test_every_expander_renders_its_formulas_without_a_katex_error(server, page,
     summaries = pg.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
     for n in range(summaries.count()):
         summaries.nth(n).click()
-    pg.wait_for_timeout(800)                              # KaTeX typesets after the expander's content mounts
+    # KaTeX typesets as the markdown mounts: wait until every expander is open and holds its content.
+    pg.wait_for_function(EXPANDERS_OPEN_JS, timeout=30_000)
     errors = pg.locator(".katex-error")
     assert errors.count() == 0, [errors.nth(i).get_attribute("title") for i in range(min(errors.count(), 3))]
     if "$" in load_lesson(slug).more:                     # the test sees formulas where there are some
@@ -103,7 +107,7 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
         box.first.fill(SENTENCE)
         box.first.press("Control+Enter")
     problems.runs.wait(runs, timeout_ms=180_000)  # the first run may load the model
-    pg.wait_for_timeout(1000)
+    problems.runs.settle()                        # and any run the page asks for after it: a script would run by now
     assert not problems.dialogs, f"a script ran: {problems.dialogs}"
     assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
     # The sentence stays in its box exactly as typed, and the tag's pieces appear among the tokens as text.
@@ -166,9 +170,9 @@ def test_clicker_keys_step_past_a_focused_slider_and_the_view_follows_the_step(s
     pg.set_viewport_size({"width": 1024, "height": 768})
     open_page(pg, problems, server, "projection", "present=1")
     pg.wait_for_function("() => document.body.innerText.includes('Step 1 of 2')", timeout=60_000)
-    pg.wait_for_timeout(3500)                              # the load-time hold on the step bar ends
     pg.wait_for_function(CLICKER_READY_JS, timeout=10_000)
     bar = pg.locator(".st-key-projection__step__bar")
+    harness.still(pg, bar)                                 # the charts above it drawn: the bar stays put
     assert 0 <= bar.bounding_box()["y"] < 768, "the step bar is on screen after loading"
     slider = pg.locator(harness.SLIDER_INPUT).first
     slider.focus()
@@ -218,9 +222,10 @@ def test_progress_survives_a_reload_and_forget_clears_it(server, page):
     pg.get_by_role("button", name="Forget my progress").click()
     pg.wait_for_function("() => localStorage.getItem('attention_progress_v1') === null", timeout=60_000)
     pg.wait_for_function("() => !document.body.innerText.includes('questions right first time')", timeout=60_000)
-    pg.reload()
-    pg.wait_for_selector("h1", timeout=60_000)
-    pg.wait_for_timeout(3000)
+    # The new session's first run, then the one the progress component asks for once it has read the
+    # browser's storage: only after that second run could the page show what was forgotten.
+    problems.runs.reload(runs=2)
+    problems.runs.settle()
     assert "questions right first time" not in pg.locator('[data-testid="stMain"]').inner_text()
     assert not problems.errors, problems.errors
 

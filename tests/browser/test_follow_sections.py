@@ -36,7 +36,7 @@ async def _class(base: str, students: int) -> tuple[Client, list[Client]]:
         await s.run(timeout=WAIT_S)
     await asyncio.gather(*(s.until(lambda s=s: s.page_hash == presenter.page_hash and "sd_dk" in s.widgets,
                                    WAIT_S) for s in crowd))
-    await asyncio.sleep(2)                                   # joined and quiet
+    await asyncio.gather(*(c.until(lambda c=c: not c.running, WAIT_S) for c in (presenter, *crowd)))  # quiet
     return presenter, crowd
 
 
