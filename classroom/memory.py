@@ -224,9 +224,9 @@ class MemoryRoomStore:
                 room = None
             if room is not None and who in room.known:
                 return normal                           # a room this address found before: never limited
-            wait = self._counts.lookup_wait(who, now)
-            if wait > 0:
+            if self._counts.lookup_wait(who, now) > 0:
                 self._counts.attempt(who, now, failed=False)
+                wait = self._counts.lookup_wait(who, now)   # this attempt made the wait longer: say by how much
                 raise RateLimited("Too many class codes were tried: wait a moment, then type the code again.",
                                   wait)
             if room is None:

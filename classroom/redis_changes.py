@@ -66,7 +66,10 @@ class Changes:
         except redis.RedisError as err:                 # Redis away now: redis-py subscribes when it connects
             _LOGGER.warning("classroom: cannot listen for changes yet (%s); trying again", err)
             _subscribe_when_connected(pubsub, self.changes_channel, handle)
-        return pubsub.run_in_thread(sleep_time=READ_WAIT_S, daemon=True, exception_handler=_Handler())
+        thread = pubsub.run_in_thread(sleep_time=READ_WAIT_S, daemon=True, exception_handler=_Handler())
+        thread.client = client                          # a collected client would close the pool under the worker
+        thread.name = "attention-classroom-changes"
+        return thread
 
 
 def _subscribe_when_connected(pubsub: redis.client.PubSub, channel: str, handle) -> None:

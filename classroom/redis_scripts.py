@@ -64,7 +64,12 @@ if redis.call('ZCARD', F) >= FAILS_SERVER then
   local t = tonumber(redis.call('ZRANGE', F, -FAILS_SERVER, -FAILS_SERVER, 'WITHSCORES')[2])
   wait = math.max(wait, t + WINDOW_S - NOW)
 end
-if wait > 0 then note(A, KEEP_ADDRESS, ARGV[5]); return {-11, tostring(wait)} end
+if wait > 0 then                                -- this attempt makes the wait longer: say by how much
+  note(A, KEEP_ADDRESS, ARGV[5])
+  n = redis.call('ZCARD', A)
+  wait = math.max(wait, math.min(BACKOFF_MAX, BACKOFF_BASE * 2 ^ (n - FAILS_ADDRESS)))
+  return {-11, tostring(wait)}
+end
 if alive ~= 0 then
   note(A, KEEP_ADDRESS, ARGV[5])
   note(F, FAILS_SERVER, ARGV[5])
@@ -104,13 +109,14 @@ if redis.call('HGET', R, 'locked') == '1' then return 1 end
 return 0
 """
 
-# ARGV[4]: key_hash  (ARGV[1] is the time the results record as the end: an expired room can still be ended)
+# ARGV[4]: key_hash  (no check of the time: an expired room can still be ended)
 END = _LUA + """
 if not same(redis.call('HGET', R, 'key_hash'), ARGV[4]) then
   if redis.call('EXISTS', R) == 0 then return -1 end
   return -2
 end
-drop(R, CODE, NOW)
+local h = redis.call('HMGET', R, 'until', 'active')     -- the class ended with its last activity
+drop(R, CODE, math.max(tonumber(h[1]) - ROOM_TTL, tonumber(h[2])))
 return 0
 """
 
@@ -122,7 +128,9 @@ if redis.call('EXISTS', R) == 1 and check_alive() == 0 then
 end
 local kept = redis.call('GET', results_key(CODE))
 if not kept then return -12 end
-if not same(cjson.decode(kept)[1], ARGV[4]) then return -2 end
+local data = cjson.decode(kept)
+if tonumber(data[2]) + RESULTS_TTL < NOW then return -12 end     -- the key's TTL is the real-time collector
+if not same(data[1], ARGV[4]) then return -2 end
 return kept
 """
 
