@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from classroom.results import ClassResults
+
 # Room codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -341,6 +343,6 @@ class RoomStore(Protocol):
         """The next round of an asked question ("After discussion"): counts start at zero, the question opens
         again unrevealed; the previous round's counts go to the results. RoomFull past MAX_ROUNDS."""
 
-    def results(self, code: str, key: str, now: float):
-        """The class's ``classroom.results.ClassResults`` for its presenter: while live, and for
+    def results(self, code: str, key: str, now: float) -> ClassResults:
+        """The class's results (counts per question, round and option) for its presenter: while live, and for
         RESULTS_TTL_S after the class ended or expired. Raises UnknownRoom, NotPresenter."""

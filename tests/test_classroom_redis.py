@@ -254,8 +254,11 @@ def test_a_malformed_announcement_names_no_section(message):
     assert changed_room(message) == ("K7MQ2P", None)
 
 
-def test_announcing_with_redis_down_raises_nothing():
-    RedisRoomStore.from_url(f"redis://127.0.0.1:{harness.free_port()}/0").announce("K7MQ2P")
+def test_announcing_with_redis_down_raises_nothing_and_returns_at_once():
+    store = RedisRoomStore.from_url(f"redis://127.0.0.1:{harness.free_port()}/0")
+    t0 = time.perf_counter()
+    assert store.announce("K7MQ2P", ("sqrt_dk", "experiment")) is None
+    assert time.perf_counter() - t0 < 2.0
 
 
 def test_an_ended_class_leaves_only_its_counts_for_a_day_and_addresses_only_as_hashes(redis_server):
