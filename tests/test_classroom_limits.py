@@ -12,7 +12,7 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as hs
 
 from classroom import store as rs
@@ -356,3 +356,45 @@ def test_an_announcement_reaches_every_listener_and_a_failing_one_stops_no_one(s
     assert heard == [("K7MQ2P", None), ("K7MQ2P", ("sqrt_dk", "experiment"))]
     for handle in listening:
         handle.stop()
+
+
+lookups = hs.lists(hs.tuples(hs.integers(0, 2), hs.booleans(), hs.sampled_from([0, 0.5, 1, 4, 30, 120])),
+                   min_size=1, max_size=60)
+
+
+@settings(max_examples=30, suppress_health_check=FACTORY_OK)
+@given(sequence=lookups)
+@example(sequence=[(0, False, 0.5)] * 14 + [(0, True, 1), (1, True, 1)] + [(0, False, 6)] * 4 + [(0, True, 200)])
+def test_lookups_follow_the_rules_as_written(store_factory, sequence):
+    """Against a model of the rules written out here (a list of times per address, a naive scan); the
+    server's limit needs more addresses than this and is tested above."""
+    store = store_factory()
+    code, _ = _class(store)
+    tries: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    known: set[int] = set()
+    t = T0
+    for who, right, dt in sequence:
+        t += dt
+        store.heartbeat(code, "keeps-it-alive", t)
+        recent = [x for x in tries[who] if x > t - rs.LOOKUP_WINDOW_S]
+        wait = 0.0
+        if len(recent) >= rs.LOOKUP_FAILURES_PER_ADDRESS:
+            excess = len(recent) - rs.LOOKUP_FAILURES_PER_ADDRESS
+            wait = max(0.0, recent[-1] + min(rs.BACKOFF_MAX_S, rs.BACKOFF_BASE_S * 2 ** excess) - t)
+        address = f"198.51.100.{who}"
+        if right and who in known:
+            assert store.find_room(code, address, t) == code
+        elif wait > 0:
+            tries[who] = (tries[who] + [t])[-(rs.LOOKUP_FAILURES_PER_ADDRESS + 16):]
+            n = len([x for x in tries[who] if x > t - rs.LOOKUP_WINDOW_S])
+            expected = min(rs.BACKOFF_MAX_S, rs.BACKOFF_BASE_S * 2 ** (n - rs.LOOKUP_FAILURES_PER_ADDRESS))
+            with pytest.raises(rs.RateLimited) as info:
+                store.find_room(code if right else "ZZZZZZ", address, t)
+            assert info.value.retry_after == pytest.approx(max(1.0, expected, wait))
+        elif right:
+            assert store.find_room(code, address, t) == code
+            known.add(who)
+        else:
+            with pytest.raises(rs.UnknownRoom):
+                store.find_room("ZZZZZZ", address, t)
+            tries[who] = (tries[who] + [t])[-(rs.LOOKUP_FAILURES_PER_ADDRESS + 16):]
