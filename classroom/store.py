@@ -296,7 +296,8 @@ class RoomStore(Protocol):
 
     def answer(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> bool:
         """Record or change one follower's answer; False (and nothing kept) if the poll is not open,
-        already revealed, or ``option`` is not one of its options."""
+        already revealed, or ``option`` is not one of its options. Lenient: any id counts, live or not.
+        ``vote`` is the honest one (live followers only, and it says why a vote was refused)."""
 
     def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
         """How many chose each option (every option present, zeros included). Counts only, no names.
