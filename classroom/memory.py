@@ -1,35 +1,61 @@
 """The in-process room store: one per server process, a dict under a lock.
 
 Enough for a single Streamlit process (Community Cloud). Every read and write takes one lock for a
-few dict operations, so sixty followers polling once a second never contend for long.
+few dict operations, so sixty followers polling once a second never contend for long. Announcements
+go straight to this process's listeners.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 from dataclasses import dataclass, field
 
+from classroom import results as cr
+from classroom.memory_polls import PollState, freeze, live_tally, next_round, record, results_of
 from classroom.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    EVICT_IDLE_S,
     FOLLOWER_TTL_S,
+    KNOWN_ADDRESSES_PER_ROOM,
+    LIVE_CLASSES_PER_ADDRESS,
     MAX_FOLLOWERS,
     MAX_POLLS,
     MAX_ROOMS,
+    REJOIN_GRACE_S,
+    RESULTS_TTL_S,
+    ROOM_IDLE_S,
     ROOM_TTL_S,
+    NoSuchOption,
+    NotOpen,
     NotPresenter,
     Poll,
+    QuestionInfo,
+    RateLimited,
     RoomFull,
+    RoomLocked,
     Snapshot,
+    Tally,
     UnknownRoom,
+    VotersFull,
+    address_id,
     check_controls,
     check_follower_id,
     check_poll,
+    check_question,
     normal_code,
 )
+from classroom.throttle import Counts
+
+_LOGGER = logging.getLogger(__name__)
+MAX_KEPT_RESULTS = 4 * MAX_ROOMS                   # ended classes' results kept at once (24 hours each)
+
+UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
+NOT_ASKED = "That question was not asked in this class."
 
 
 def _key_hash(key: str) -> bytes:
@@ -37,26 +63,32 @@ def _key_hash(key: str) -> bytes:
 
 
 @dataclass
-class _PollState:
-    options: tuple[str, ...]
-    counts: dict[str, int]
-    # Which option each follower (an opaque random id, never a name) chose, so a changed answer moves
-    # one count, not two; dropped at the reveal, after which only the counts remain.
-    chosen: dict[str, str] = field(default_factory=dict)
-    revealed: bool = False
-
-
-@dataclass
 class _Room:
     key_hash: bytes
     presenter_seen: float
+    active: float = 0.0                          # the last presenter action or student heartbeat
+    owner: str = "-"                             # the hashed address that started it
     version: int = 1
     page: str = ""
     step: int = 0
     controls: dict[str, list[str]] = field(default_factory=dict)
     poll_id: str | None = None
-    polls: dict[str, _PollState] = field(default_factory=dict)
+    polls: dict[str, PollState] = field(default_factory=dict)
     followers: dict[str, float] = field(default_factory=dict)
+    locked: bool = False
+    known: set[str] = field(default_factory=set)  # hashed addresses that found it
+
+    def live_followers(self, now: float) -> set[str]:
+        return {f for f, seen in self.followers.items() if now - seen <= FOLLOWER_TTL_S}
+
+
+class _Listening:
+    def __init__(self, listeners: list, on_change) -> None:
+        self._listeners, self._on_change = listeners, on_change
+
+    def stop(self) -> None:
+        if self._on_change in self._listeners:
+            self._listeners.remove(self._on_change)
 
 
 class MemoryRoomStore:
@@ -66,6 +98,9 @@ class MemoryRoomStore:
                  max_polls: int = MAX_POLLS) -> None:
         self._lock = threading.Lock()
         self._rooms: dict[str, _Room] = {}
+        self._ended: dict[str, tuple[bytes, float, cr.ClassResults]] = {}   # code -> (key hash, until, results)
+        self._counts = Counts()
+        self._listeners: list = []
         self.max_rooms, self.max_followers, self.max_polls = max_rooms, max_followers, max_polls
 
     # --- helpers (call with the lock held) ---------------------------------------------------------
@@ -74,22 +109,43 @@ class MemoryRoomStore:
         code = normal_code(code)
         room = self._rooms.get(code) if code else None
         if room is None:
-            raise UnknownRoom("There is no class with that code: it may have ended, or the code is mistyped.")
+            raise UnknownRoom(UNKNOWN)
         if now - room.presenter_seen > ROOM_TTL_S:
-            del self._rooms[code]
+            self._close(code, now)
             raise UnknownRoom("That class has ended: its presenter has been away for over 4 hours.")
+        if now - room.active > ROOM_IDLE_S:
+            self._close(code, now)
+            raise UnknownRoom("That class has ended: no one was in it for 30 minutes.")
         return room
 
     def _presenting(self, code: str, key: str, now: float) -> _Room:
         room = self._live(code, now)
-        if not _key_matches(room, key):
+        if not _key_matches(room.key_hash, key):
             raise NotPresenter("Only the presenter of this class can do that.")
-        room.presenter_seen = now
+        room.presenter_seen = room.active = max(room.active, now)
         return room
 
+    def _close(self, code: str, now: float) -> None:
+        """The room goes; its results stay for RESULTS_TTL_S."""
+        room = self._rooms.pop(code)
+        for gone in [c for c, (_, until, _) in self._ended.items() if until < now]:
+            del self._ended[gone]
+        while len(self._ended) >= MAX_KEPT_RESULTS:
+            del self._ended[next(iter(self._ended))]
+        self._ended[code] = (room.key_hash, now + RESULTS_TTL_S, results_of(code, room.polls, now))
+
     def _sweep(self, now: float) -> None:
-        for code in [c for c, r in self._rooms.items() if now - r.presenter_seen > ROOM_TTL_S]:
-            del self._rooms[code]
+        for code, room in list(self._rooms.items()):
+            if now - room.presenter_seen > ROOM_TTL_S or now - room.active > ROOM_IDLE_S:
+                self._close(code, now)
+
+    def _evict_idle(self, now: float) -> bool:
+        """At the room limit: close the most idle room, if it has been idle for EVICT_IDLE_S."""
+        code = min(self._rooms, key=lambda c: self._rooms[c].active, default=None)
+        if code is None or now - self._rooms[code].active < EVICT_IDLE_S:
+            return False
+        self._close(code, now)
+        return True
 
     def _snapshot(self, room: _Room) -> Snapshot:
         poll = None
@@ -101,17 +157,30 @@ class MemoryRoomStore:
 
     # --- the RoomStore interface -------------------------------------------------------------------
 
-    def create_room(self, now: float) -> tuple[str, str]:
+    def create_room(self, now: float, *, address: str | None = None) -> tuple[str, str]:
         key = secrets.token_urlsafe(16)                 # 128 random bits
+        owner = address_id(address)
         with self._lock:
             self._sweep(now)
-            if len(self._rooms) >= self.max_rooms:
+            if address is not None:
+                self._may_start(owner, now)
+            if len(self._rooms) >= self.max_rooms and not self._evict_idle(now):
                 raise RoomFull("This server is running as many classes as it can; try again later.")
             code = _new_code()
-            while code in self._rooms:
+            while code in self._rooms or code in self._ended:
                 code = _new_code()
-            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now)
+            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now, active=now, owner=owner)
+            if address is not None:
+                self._counts.started(owner, now)
         return code, key
+
+    def _may_start(self, owner: str, now: float) -> None:
+        if sum(room.owner == owner for room in self._rooms.values()) >= LIVE_CLASSES_PER_ADDRESS:
+            raise RateLimited(f"You are already running {LIVE_CLASSES_PER_ADDRESS} classes: end one to start "
+                              "another.", EVICT_IDLE_S)
+        wait = self._counts.start_wait(owner, now)
+        if wait > 0:
+            raise RateLimited("You have started many classes this hour: try again later.", wait)
 
     def end_room(self, code: str, key: str) -> None:
         code = normal_code(code) or ""
@@ -119,14 +188,14 @@ class MemoryRoomStore:
             room = self._rooms.get(code)                # an expired room can still be ended
             if room is None:
                 raise UnknownRoom("There is no class with that code: it may have ended already.")
-            if not _key_matches(room, key):
+            if not _key_matches(room.key_hash, key):
                 raise NotPresenter("Only the presenter of this class can end it.")
-            del self._rooms[code]
+            self._close(code, max(room.active, room.presenter_seen))
 
     def is_presenter(self, code: str, key: str) -> bool:
         with self._lock:
             room = self._rooms.get(normal_code(code) or "")
-            return room is not None and _key_matches(room, key)
+            return room is not None and _key_matches(room.key_hash, key)
 
     def publish(self, code: str, key: str, page: str, step: int, controls: dict[str, list[str]],
                 now: float) -> int:
@@ -146,24 +215,63 @@ class MemoryRoomStore:
         with self._lock:
             return self._snapshot(self._live(code, now))
 
+    def find_room(self, code: str, address: str | None, now: float) -> str:
+        who, normal = address_id(address), normal_code(code)
+        with self._lock:
+            try:
+                room = self._live(normal or "", now)
+            except UnknownRoom:
+                room = None
+            if room is not None and who in room.known:
+                return normal                           # a room this address found before: never limited
+            if self._counts.lookup_wait(who, now) > 0:
+                self._counts.attempt(who, now, failed=False)
+                wait = self._counts.lookup_wait(who, now)   # this attempt made the wait longer: say by how much
+                raise RateLimited("Too many class codes were tried: wait a moment, then type the code again.",
+                                  wait)
+            if room is None:
+                self._counts.attempt(who, now, failed=True)
+                raise UnknownRoom(UNKNOWN)
+            if len(room.known) < KNOWN_ADDRESSES_PER_ROOM:
+                room.known.add(who)
+            return normal
+
     def heartbeat(self, code: str, follower_id: str, now: float) -> None:
         check_follower_id(follower_id)
         with self._lock:
             room = self._live(code, now)
-            if follower_id not in room.followers and len(room.followers) >= self.max_followers:
-                _forget_stale(room, now)
-                if len(room.followers) >= self.max_followers:
-                    raise RoomFull(f"This class is full ({self.max_followers} students).")
+            for gone in [f for f, seen in room.followers.items() if now - seen > REJOIN_GRACE_S]:
+                del room.followers[gone]
+            if follower_id not in room.followers and room.locked:
+                raise RoomLocked("The presenter has locked this class: no one new can join it now.")
+            live = room.live_followers(now)
+            if follower_id not in live and len(live) >= self.max_followers:
+                raise RoomFull(f"This class is full ({self.max_followers} students).")
+            if follower_id not in room.followers and len(room.followers) >= 2 * self.max_followers:
+                del room.followers[min(room.followers, key=room.followers.__getitem__)]   # the longest gone
             room.followers[follower_id] = now
+            room.active = max(room.active, now)
 
     def follower_count(self, code: str, now: float) -> int:
         with self._lock:
-            room = self._live(code, now)
-            _forget_stale(room, now)
-            return len(room.followers)
+            return len(self._live(code, now).live_followers(now))
 
-    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float) -> int:
+    def lock(self, code: str, key: str, now: float) -> None:
+        with self._lock:
+            self._presenting(code, key, now).locked = True
+
+    def unlock(self, code: str, key: str, now: float) -> None:
+        with self._lock:
+            self._presenting(code, key, now).locked = False
+
+    def locked(self, code: str, now: float) -> bool:
+        with self._lock:
+            return self._live(code, now).locked
+
+    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float, *,
+                  info: QuestionInfo | None = None) -> int:
         options = check_poll(poll_id, options)
+        info = check_question(info, options)
         with self._lock:
             room = self._presenting(code, key, now)
             state = room.polls.get(poll_id)
@@ -171,9 +279,20 @@ class MemoryRoomStore:
                 if state is None and len(room.polls) >= self.max_polls:
                     raise RoomFull(f"This class has asked its {self.max_polls} questions; "
                                    "start a new class to ask more.")
-                room.polls[poll_id] = _PollState(options, dict.fromkeys(options, 0))
+                room.polls[poll_id] = PollState(options, dict.fromkeys(options, 0), info=info, asked=[now])
             elif room.poll_id == poll_id:
                 return room.version                     # already the open question: nothing changed
+            room.poll_id = poll_id
+            room.version += 1
+            return room.version
+
+    def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
+        with self._lock:
+            room = self._presenting(code, key, now)
+            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
+            if state is None:
+                raise UnknownRoom(NOT_ASKED)
+            next_round(state, now)
             room.poll_id = poll_id
             room.version += 1
             return room.version
@@ -187,31 +306,39 @@ class MemoryRoomStore:
             return room.version
 
     def answer(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> bool:
+        """The original, lenient vote: any id, live or not; False for any refusal. ``vote`` is the honest one."""
         if not isinstance(option, str) or not isinstance(poll_id, str):
             return False
         check_follower_id(follower_id)
         with self._lock:
             room = self._live(code, now)
-            if room.poll_id != poll_id:
+            try:
+                record(room.polls.get(poll_id), room.poll_id == poll_id, follower_id, option, None, self.max_followers)
+            except (NotOpen, NoSuchOption, VotersFull):
                 return False
-            state = room.polls[poll_id]
-            if state.revealed or option not in state.counts:
-                return False
-            previous = state.chosen.get(follower_id)
-            if previous is None and len(state.chosen) >= self.max_followers:
-                return False
-            if previous is not None:
-                state.counts[previous] -= 1
-            state.chosen[follower_id] = option
-            state.counts[option] += 1
             return True
+
+    def vote(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> None:
+        check_follower_id(follower_id)
+        with self._lock:
+            room = self._live(code, now)
+            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
+            record(state, room.poll_id == poll_id, follower_id, option, room.live_followers(now), self.max_followers)
+
+    def tally(self, code: str, poll_id: str, now: float) -> Tally:
+        with self._lock:
+            room = self._live(code, now)
+            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
+            if state is None:
+                raise UnknownRoom(NOT_ASKED)
+            return state.final or live_tally(state, room.live_followers(now))
 
     def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
         with self._lock:
             room = self._rooms.get(normal_code(code) or "")
             state = room.polls.get(poll_id) if room is not None and isinstance(poll_id, str) else None
             if state is None:
-                raise UnknownRoom("That question was not asked in this class.")
+                raise UnknownRoom(NOT_ASKED)
             return dict(state.counts)
 
     def reveal_poll(self, code: str, key: str, poll_id: str, now: float) -> int:
@@ -219,27 +346,49 @@ class MemoryRoomStore:
             room = self._presenting(code, key, now)
             state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
             if state is None:
-                raise UnknownRoom("That question was not asked in this class.")
+                raise UnknownRoom(NOT_ASKED)
             if room.poll_id == poll_id and state.revealed:
                 return room.version
-            state.revealed = True
-            state.chosen.clear()                        # counts only from here on
+            freeze(state, room.live_followers(now))         # counts only from here on
             room.poll_id = poll_id
             room.version += 1
             return room.version
+
+    def results(self, code: str, key: str, now: float) -> cr.ClassResults:
+        normal = normal_code(code) or ""
+        with self._lock:
+            self._sweep(now)
+            room = self._rooms.get(normal)
+            if room is not None:
+                if not _key_matches(room.key_hash, key):
+                    raise NotPresenter("Only the presenter of this class can see its results.")
+                return results_of(normal, room.polls, None)
+            kept = self._ended.get(normal)
+            if kept is None or kept[1] < now:
+                raise UnknownRoom("There are no results for that class: they are kept for 24 hours.")
+            if not _key_matches(kept[0], key):
+                raise NotPresenter("Only the presenter of this class can see its results.")
+            return kept[2]
+
+    # --- announcements, in this process ------------------------------------------------------------
+
+    def announce(self, code: str, section: tuple[str, str] | None = None) -> None:
+        for on_change in list(self._listeners):
+            try:
+                on_change(code, section)
+            except Exception:                           # one listener's failure must not stop the rest
+                _LOGGER.exception("classroom: a change listener failed")
+
+    def listen(self, on_change) -> _Listening:
+        self._listeners.append(on_change)
+        return _Listening(self._listeners, on_change)
 
 
 def _new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def _key_matches(room: _Room, key: object) -> bool:
+def _key_matches(key_hash: bytes, key: object) -> bool:
     if not isinstance(key, str) or not 0 < len(key) <= 64:
         return False                                    # no hashing of an attacker's megabyte
-    return hmac.compare_digest(room.key_hash, _key_hash(key))
-
-
-def _forget_stale(room: _Room, now: float) -> None:
-    stale = [f for f, seen in room.followers.items() if now - seen > FOLLOWER_TTL_S]
-    for follower in stale:
-        del room.followers[follower]
+    return hmac.compare_digest(key_hash, _key_hash(key))

@@ -9,13 +9,20 @@ the presenter's secret key, follower heartbeats, and anonymous poll counts. Ever
 what students see takes the presenter key and refuses a wrong one. ``now`` is passed in (seconds, as
 ``time.time()``) so expiry is tested without sleeping.
 
-Errors a page must show as a message, never a traceback, are ``RoomError`` subclasses.
+Errors a page must show as a message, never a traceback, are ``RoomError`` subclasses. A room also
+closes when idle (no live student, no presenter action) for ROOM_IDLE_S; every number the classroom
+limits by is below, in one place, and explained in docs/SECURITY.md.
 """
 
 from __future__ import annotations
 
+import enum
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from classroom.results import ClassResults
 
 # Room codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -31,6 +38,25 @@ MAX_SNAPSHOT_CHARS = 32_000       # all control names and values together (a few
 MAX_OPTIONS = 12                  # choices in one poll
 MAX_NAME_CHARS = 120              # a page slug, a poll id, a follower id
 MAX_OPTION_CHARS = 500
+MAX_QUESTION_CHARS = 2000         # a question's text, kept with its results
+MAX_ADDRESS_CHARS = 100           # a client address as the caller passes it (an IPv6 address is at most 45)
+
+# --- What no single client may exceed: every number the classroom limits by, in one place ----------------
+# docs/SECURITY.md explains each. "Address" is the client's address as the ui layer passes it (behind the
+# shipped HAProxy, the forwarded address set by that proxy only); it is kept only as a hash.
+ROOM_IDLE_S = 30 * 60             # a room with no live student and no presenter action for this long closes
+EVICT_IDLE_S = 5 * 60             # at MAX_ROOMS, a room idle this long is closed to make room before refusing
+REJOIN_GRACE_S = 120              # a locked room still admits a follower whose heartbeat lapsed this recently
+LIVE_CLASSES_PER_ADDRESS = 3      # classes one address may run at once
+CLASSES_PER_HOUR_PER_ADDRESS = 10 # classes one address may start in an hour
+LOOKUP_WINDOW_S = 10 * 60         # failed room-code lookups are counted over this window
+LOOKUP_FAILURES_PER_ADDRESS = 10  # then that address waits (BACKOFF_*), unless it asks for a room it joined
+LOOKUP_FAILURES_PER_SERVER = 200  # then every address waits, unless it asks for a room it joined
+BACKOFF_BASE_S = 5.0              # the first wait; each attempt while waiting doubles it...
+BACKOFF_MAX_S = 10 * 60.0         # ...up to this
+KNOWN_ADDRESSES_PER_ROOM = 64     # addresses a room remembers as having joined it (a school shares one)
+RESULTS_TTL_S = 24 * 60 * 60      # an ended class's results (counts only) stay this long for its presenter
+MAX_ROUNDS = 2                    # "First vote", then "After discussion"
 
 
 class RoomError(Exception):
@@ -50,7 +76,63 @@ class RoomFull(RoomError):
 
 
 class StoreUnavailable(RoomError):
-    """The shared store cannot be reached right now (Redis down): the lesson keeps working on its own."""
+    """The shared store cannot be reached right now (Redis down): the lesson keeps working on its own.
+    Every method of the Redis store raises it (and only it) while Redis is unreachable; its str is
+    "Reconnecting to the class…". The in-process store never raises it."""
+
+
+class RateLimited(RoomError):
+    """This address (or the whole server) made too many attempts: try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = max(1.0, float(retry_after))
+
+
+class RoomLocked(RoomError):
+    """The presenter locked the class: no new student may join (those in it stay)."""
+
+
+class Refusal(enum.Enum):
+    """Why a vote was not counted (``VoteRefused.reason``)."""
+
+    NOT_FOLLOWING = "not_following"     # the voter is not a live follower of the room
+    NOT_OPEN = "not_open"               # the question was closed, revealed, replaced or never asked
+    NO_SUCH_OPTION = "no_such_option"   # not one of the question's options
+    FULL = "full"                       # as many voters as MAX_FOLLOWERS already answered this round
+
+
+class VoteRefused(RoomError):
+    """A vote that was not counted; ``reason`` (a ``Refusal``) says why, and each reason has its subclass."""
+
+    reason: Refusal
+    message = "That answer was not counted."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.message)
+
+
+class NotFollowing(VoteRefused):
+    reason = Refusal.NOT_FOLLOWING
+    message = "Your answer was not counted: this browser is not following the class right now. Join it again."
+
+
+class NotOpen(VoteRefused):
+    reason = Refusal.NOT_OPEN
+    message = "Your answer was not counted: the presenter has closed this question."
+
+
+class NoSuchOption(VoteRefused):
+    reason = Refusal.NO_SUCH_OPTION
+    message = "Your answer was not counted: it is not one of this question's options."
+
+
+class VotersFull(VoteRefused):
+    reason = Refusal.FULL
+    message = "Your answer was not counted: this question has as many answers as the class has seats."
+
+
+REFUSALS: dict[Refusal, type[VoteRefused]] = {c.reason: c for c in (NotFollowing, NotOpen, NoSuchOption, VotersFull)}
 
 
 def normal_code(text: object) -> str | None:
@@ -104,6 +186,48 @@ def check_follower_id(follower_id: object) -> None:
         raise ValueError("follower_id must be a short string")
 
 
+def address_id(address: object) -> str:
+    """A client address as the stores keep it: a short hash, never the address itself. Anything that is
+    not a short string (no address known) is one address of its own, "-", limited like any other."""
+    if not isinstance(address, str) or not 0 < len(address.strip()) <= MAX_ADDRESS_CHARS:
+        return "-"
+    return hashlib.sha256(b"attention-classroom:" + address.strip().encode("utf-8", "replace")).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class QuestionInfo:
+    """What the results keep about a question besides its options: its lesson, text and right option."""
+
+    lesson: str = ""
+    text: str = ""
+    right: str | None = None
+
+
+def check_question(info: object, options: tuple[str, ...]) -> QuestionInfo:
+    """``info`` (None for none) checked against the poll's options, or ValueError."""
+    if info is None:
+        return QuestionInfo()
+    if not isinstance(info, QuestionInfo) or not isinstance(info.lesson, str) or len(info.lesson) > MAX_NAME_CHARS \
+            or not isinstance(info.text, str) or len(info.text) > MAX_QUESTION_CHARS:
+        raise ValueError("info must be a QuestionInfo with a short lesson slug and text")
+    if info.right is not None and info.right not in options:
+        raise ValueError("the right option must be one of the options")
+    return info
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A question's answers as the presenter sees them: ``answered`` never exceeds ``following``.
+
+    While the question is open, only the answers of live followers count (a student who left takes
+    their answer with them until they come back). At the reveal the tally is frozen: ``final``."""
+
+    counts: dict[str, int]
+    answered: int
+    following: int
+    final: bool = False
+
+
 @dataclass(frozen=True)
 class Poll:
     """A question the presenter put to the class. ``options`` are the choice texts, in order."""
@@ -124,9 +248,20 @@ class Snapshot:
     poll: Poll | None = None                   # the open (or just revealed) poll, if any
 
 
+ChangeListener = Callable[[str, "tuple[str, str] | None"], None]
+
+
+class Listening(Protocol):
+    """What ``listen`` returns: stop() ends the listening (tests; a process just exits)."""
+
+    def stop(self) -> None: ...
+
+
 class RoomStore(Protocol):
-    def create_room(self, now: float) -> tuple[str, str]:
-        """A new room: returns (code, presenter_key). The store keeps only a hash of the key."""
+    def create_room(self, now: float, *, address: str | None = None) -> tuple[str, str]:
+        """A new room: returns (code, presenter_key). The store keeps only a hash of the key. With
+        ``address``, RateLimited past LIVE_CLASSES_PER_ADDRESS or CLASSES_PER_HOUR_PER_ADDRESS. At MAX_ROOMS,
+        the most idle room idle for EVICT_IDLE_S closes first; RoomFull only when none is."""
 
     def end_room(self, code: str, key: str) -> None:
         """Close the room ("End the class"): later reads raise UnknownRoom."""
@@ -145,20 +280,24 @@ class RoomStore(Protocol):
         """The whole snapshot. Raises UnknownRoom."""
 
     def heartbeat(self, code: str, follower_id: str, now: float) -> None:
-        """A follower is still here. Raises UnknownRoom, or RoomFull past MAX_FOLLOWERS."""
+        """A follower is still here (the watcher beats for each live browser session). Raises UnknownRoom,
+        RoomFull past MAX_FOLLOWERS live ones, or RoomLocked for a new follower of a locked room."""
 
     def follower_count(self, code: str, now: float) -> int:
         """Followers whose last heartbeat is within FOLLOWER_TTL_S."""
 
-    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float) -> int:
-        """Ask the class: the poll becomes the snapshot's poll (answers so far kept); returns the new version."""
+    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float, *,
+                  info: QuestionInfo | None = None) -> int:
+        """Ask the class: the poll becomes the snapshot's poll (answers so far kept); returns the new version.
+        ``info`` (lesson, text, right option) is kept for the results when the question is first asked."""
 
     def close_poll(self, code: str, key: str, now: float) -> int:
         """Stop asking: the snapshot has no poll (its counts are kept); returns the version, bumped if one was open."""
 
     def answer(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> bool:
         """Record or change one follower's answer; False (and nothing kept) if the poll is not open,
-        already revealed, or ``option`` is not one of its options."""
+        already revealed, or ``option`` is not one of its options. Lenient: any id counts, live or not.
+        ``vote`` is the honest one (live followers only, and it says why a vote was refused)."""
 
     def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
         """How many chose each option (every option present, zeros included). Counts only, no names.
@@ -167,3 +306,44 @@ class RoomStore(Protocol):
     def reveal_poll(self, code: str, key: str, poll_id: str, now: float) -> int:
         """Reveal the answer on every student's screen; returns the new version. From then on only the
         counts are kept: the record of who chose what, needed to move a changed answer, is dropped."""
+
+    # --- added for issues 29, 30 and 33; every argument after ``now`` is keyword-only and optional, so a
+    # caller of the methods above works unchanged -----------------------------------------------------------
+
+    def announce(self, code: str, section: tuple[str, str] | None = None) -> None:
+        """Tell every listener (in this process, or every replica's through Redis) that room ``code`` changed,
+        inside lesson section (page slug, fragment name) when given. Best effort, never raises."""
+
+    def listen(self, on_change: ChangeListener) -> Listening:
+        """Call ``on_change(code, section)`` for each announcement (on a daemon thread for Redis, at once in
+        the announcing thread for the in-process store). An exception in ``on_change`` is logged."""
+
+    def find_room(self, code: str, address: str | None, now: float) -> str:
+        """A student's typed or linked code checked: the room's canonical code. A live room is always found,
+        whoever asks. A failed lookup counts against ``address`` and the server; past their limits the
+        address (or every address) gets RateLimited instead of UnknownRoom, until a back-off has passed,
+        unless it asks for a room it has joined before."""
+
+    def lock(self, code: str, key: str, now: float) -> None:
+        """No new follower may join (heartbeat of a new id raises RoomLocked); those in the room stay."""
+
+    def unlock(self, code: str, key: str, now: float) -> None:
+        """Open the room to new followers again."""
+
+    def locked(self, code: str, now: float) -> bool:
+        """Whether the room is locked. Raises UnknownRoom."""
+
+    def vote(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> None:
+        """One live follower's answer to the open question (a new vote replaces this follower's earlier one in
+        the same round). Raises a VoteRefused subclass saying why it was not counted, or UnknownRoom."""
+
+    def tally(self, code: str, poll_id: str, now: float) -> Tally:
+        """The question's counts from live followers, how many answered and how many follow. Raises UnknownRoom."""
+
+    def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
+        """The next round of an asked question ("After discussion"): counts start at zero, the question opens
+        again unrevealed; the previous round's counts go to the results. RoomFull past MAX_ROUNDS."""
+
+    def results(self, code: str, key: str, now: float) -> ClassResults:
+        """The class's results (counts per question, round and option) for its presenter: while live, and for
+        RESULTS_TTL_S after the class ended or expired. Raises UnknownRoom, NotPresenter."""

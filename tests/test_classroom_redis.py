@@ -62,9 +62,10 @@ def test_every_key_of_a_room_expires_by_itself_and_none_holds_the_key(redis_serv
     store, raw = _store(redis_server), _raw(redis_server)
     code, key = _a_class(store, time.time())
     keys = _room_keys(raw, store, code)
-    # room, followers, polls, revealed, p's and q's counts, q's chosen (p's went at its reveal)
-    assert [k.split("}")[1] for k in keys] == ["", ":chosen:q", ":counts:p", ":counts:q", ":followers", ":polls",
-                                               ":revealed"]
+    # room, followers, polls and what results keep of them, revealed and p's frozen tally, p's and q's
+    # counts, q's chosen (p's went at its reveal)
+    assert [k.split("}")[1] for k in keys] == ["", ":chosen:q", ":counts:p", ":counts:q", ":final", ":followers",
+                                               ":meta", ":polls", ":revealed"]
     for k in keys:
         assert 0 < raw.ttl(k) <= REDIS_TTL_S, k
         dump = repr(raw.dump(k))
@@ -93,12 +94,12 @@ def test_ending_or_expiring_a_room_leaves_no_key_behind(redis_server):
     assert _room_keys(raw, store, code) == []
 
 
-def test_the_follower_hash_stays_as_small_as_the_class(redis_server):
+def test_the_follower_set_stays_as_small_as_the_class(redis_server):
     store, raw = _store(redis_server, max_followers=5), _raw(redis_server)
     code, _ = store.create_room(1000.0)
     for i in range(300):
         store.heartbeat(code, f"f{i}", 1000.0 + i * (rs.FOLLOWER_TTL_S + 1) / 4)
-    assert raw.hlen(f"{store.prefix}room:{{{code}}}:followers") <= 5
+    assert raw.zcard(f"{store.prefix}room:{{{code}}}:followers") <= 2 * 5   # live, and within the rejoin grace
 
 
 class RoundTrips:
@@ -136,6 +137,11 @@ def test_a_version_check_and_every_other_call_is_one_round_trip(redis_server, mo
         "answer": lambda: store.answer(code, "q", "f", "yes", now),
         "poll_counts": lambda: store.poll_counts(code, "q"),
         "is_presenter": lambda: store.is_presenter(code, key),
+        "find_room": lambda: store.find_room(code, "203.0.113.7", now),
+        "vote": lambda: store.vote(code, "q", "follower-b", "yes", now),
+        "tally": lambda: store.tally(code, "q", now),
+        "locked": lambda: store.locked(code, now),
+        "results": lambda: store.results(code, key, now),
     }
     assert {name: trips.of(call) for name, call in calls.items()} == dict.fromkeys(calls, 1)
 
@@ -153,7 +159,12 @@ def test_redis_down_is_store_unavailable_on_every_call_and_quick():
              lambda: store.open_poll(code, key, "r", OPTIONS, now),
              lambda: store.close_poll(code, key, now), lambda: store.answer(code, "q", "f", "yes", now),
              lambda: store.poll_counts(code, "q"), lambda: store.reveal_poll(code, key, "q", now),
-             lambda: store.is_presenter(code, key), lambda: store.end_room(code, key)]
+             lambda: store.is_presenter(code, key), lambda: store.end_room(code, key),
+             lambda: store.find_room(code, "203.0.113.7", now), lambda: store.lock(code, key, now),
+             lambda: store.unlock(code, key, now), lambda: store.locked(code, now),
+             lambda: store.vote(code, "q", "follower-b", "yes", now), lambda: store.tally(code, "q", now),
+             lambda: store.ask_again(code, key, "q", now), lambda: store.results(code, key, now),
+             lambda: store.create_room(now, address="203.0.113.7")]
     for call in calls:
         store._down_until = 0.0                      # each call goes to Redis itself (no circuit breaker)
         t0 = time.perf_counter()
@@ -255,5 +266,68 @@ def test_a_malformed_announcement_names_no_section(message):
     assert changed_room(message) == ("K7MQ2P", None)
 
 
-def test_announcing_with_redis_down_raises_nothing():
-    RedisRoomStore.from_url(f"redis://127.0.0.1:{harness.free_port()}/0").announce("K7MQ2P")
+def test_announcing_with_redis_down_raises_nothing_and_returns_at_once():
+    store = RedisRoomStore.from_url(f"redis://127.0.0.1:{harness.free_port()}/0")
+    t0 = time.perf_counter()
+    assert store.announce("K7MQ2P", ("sqrt_dk", "experiment")) is None
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_an_ended_class_leaves_only_its_counts_for_a_day_and_addresses_only_as_hashes(redis_server):
+    store, raw = _store(redis_server), _raw(redis_server)
+    now = time.time()
+    code, key = store.create_room(now, address="203.0.113.7")
+    store.find_room(code, "198.51.100.2", now)
+    store.heartbeat(code, "follower-a", now)
+    store.open_poll(code, key, "p", OPTIONS, now, info=rs.QuestionInfo("sqrt_dk", "Which?", OPTIONS[0]))
+    store.vote(code, "p", "follower-a", OPTIONS[0], now)
+    store.end_room(code, key)
+    results_key = f"{store.prefix}results:{{{code}}}"
+    assert _room_keys(raw, store, code) == [] and 0 < raw.ttl(results_key) <= rs.RESULTS_TTL_S
+    kept = raw.get(results_key)
+    assert "follower-a" not in kept and key not in kept and OPTIONS[0] in kept
+    every = "".join(repr(raw.dump(k)) for k in raw.scan_iter(match=f"{store.prefix}*"))
+    assert "203.0.113.7" not in every and "198.51.100.2" not in every and "follower-a" not in every
+    assert store.results(code, key, now).questions[0].rounds[0].counts[OPTIONS[0]] == 1
+
+
+def test_presence_is_a_sorted_set_by_time(redis_server):
+    store, raw = _store(redis_server), _raw(redis_server)
+    code, _ = store.create_room(1000.0)
+    for i, t in enumerate((1000.0, 1001.0, 1002.5)):
+        store.heartbeat(code, f"f{i}", t)
+    followers = f"{store.prefix}room:{{{code}}}:followers"
+    assert raw.type(followers) == "zset"
+    assert raw.zrange(followers, 0, -1, withscores=True) == [("f0", 1000.0), ("f1", 1001.0), ("f2", 1002.5)]
+    assert store.follower_count(code, 1001.0 + rs.FOLLOWER_TTL_S) == 2       # f0 is past FOLLOWER_TTL_S
+
+
+def test_the_listener_is_redis_pys_worker_and_survives_redis_being_away_at_first():
+    from redis.client import PubSubWorkerThread
+
+    services.require(services.REDIS_SERVER)
+    server = services.RedisServer()                                  # a port, nothing listening yet
+    store = RedisRoomStore.from_url(server.url, prefix=f"t{uuid.uuid4().hex[:12]}:")
+    heard: list[tuple] = []
+    thread = store.listen(lambda code, section: heard.append((code, section)))
+    try:
+        assert isinstance(thread, PubSubWorkerThread) and thread.daemon
+        time.sleep(1.5)                                              # a read or two fails meanwhile
+        assert thread.is_alive() and thread.exception_handler.failures >= 1
+        server.start()
+        deadline = time.monotonic() + 15
+        while not heard and time.monotonic() < deadline:             # subscribed once Redis is there
+            store.announce("K7MQ2P", ("sqrt_dk", "experiment"))
+            time.sleep(0.2)
+        assert heard and heard[0] == ("K7MQ2P", ("sqrt_dk", "experiment"))
+        server.stop()                                                # and again after a restart
+        server.start()
+        heard.clear()
+        deadline = time.monotonic() + 15
+        while not heard and time.monotonic() < deadline:
+            store.announce("K7MQ2P")
+            time.sleep(0.2)
+        assert heard and heard[0] == ("K7MQ2P", None)
+    finally:
+        thread.stop()
+        server.stop()

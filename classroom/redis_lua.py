@@ -1,0 +1,145 @@
+"""What every Lua script of RedisRoomStore shares (classroom/redis_store.py has the key layout). Each runs atomically in
+Redis: "check the key, bump the version, write the snapshot, refresh the TTLs" cannot interleave with
+another replica's write. The numbers they limit by come from classroom/store.py, written into the text.
+
+Every script takes KEYS[1] = the room's hash R, ARGV[1] = now, ARGV[2] = the room code, ARGV[3] = the
+key prefix, then its own arguments from ARGV[4]. A script's refusal is a negative number (a version
+never is): the table ``REFUSED`` in redis_store.py maps each to an exception.
+"""
+
+from __future__ import annotations
+
+from classroom.store import (
+    BACKOFF_BASE_S,
+    BACKOFF_MAX_S,
+    CLASSES_PER_HOUR_PER_ADDRESS,
+    EVICT_IDLE_S,
+    FOLLOWER_TTL_S,
+    KNOWN_ADDRESSES_PER_ROOM,
+    LIVE_CLASSES_PER_ADDRESS,
+    LOOKUP_FAILURES_PER_ADDRESS,
+    LOOKUP_FAILURES_PER_SERVER,
+    LOOKUP_WINDOW_S,
+    MAX_ROUNDS,
+    REJOIN_GRACE_S,
+    RESULTS_TTL_S,
+    ROOM_IDLE_S,
+    ROOM_TTL_S,
+)
+from classroom.throttle import KEEP_PER_ADDRESS
+
+REDIS_TTL_S = ROOM_TTL_S + 60           # a minute past the interface's expiry, so `now` decides first
+
+UNKNOWN, NOT_PRESENTER, FULL, TAKEN, EXPIRED, NOT_ASKED, LOCKED, IDLE = -1, -2, -3, -4, -5, -6, -7, -8
+TOO_MANY_LIVE, TOO_MANY_STARTED, WAIT, NO_RESULTS = -9, -10, -11, -12
+NOT_OPEN, NO_SUCH_OPTION, NOT_FOLLOWING, VOTERS_FULL = -20, -21, -22, -23
+
+_CONSTANTS = {
+    "ROOM_TTL": ROOM_TTL_S, "REDIS_TTL": REDIS_TTL_S, "IDLE_S": ROOM_IDLE_S, "EVICT_S": EVICT_IDLE_S,
+    "FOLLOWER_TTL": FOLLOWER_TTL_S, "GRACE_S": REJOIN_GRACE_S, "RESULTS_TTL": RESULTS_TTL_S,
+    "PER_ADDRESS_LIVE": LIVE_CLASSES_PER_ADDRESS, "PER_HOUR": CLASSES_PER_HOUR_PER_ADDRESS,
+    "WINDOW_S": LOOKUP_WINDOW_S, "FAILS_ADDRESS": LOOKUP_FAILURES_PER_ADDRESS,
+    "FAILS_SERVER": LOOKUP_FAILURES_PER_SERVER,
+    "KEEP_ADDRESS": KEEP_PER_ADDRESS, "BACKOFF_BASE": BACKOFF_BASE_S, "BACKOFF_MAX": BACKOFF_MAX_S,
+    "KNOWN_MAX": KNOWN_ADDRESSES_PER_ROOM, "MAX_ROUNDS": MAX_ROUNDS,
+}
+
+PRELUDE = """
+local R = KEYS[1]
+local NOW, CODE, P = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local ROOMS, ACTIVE = P .. 'rooms', P .. 'active'
+local function room_key(code) return P .. 'room:{' .. code .. '}' end
+local function results_key(code) return P .. 'results:{' .. code .. '}' end
+-- Every question with its options, what the results keep about it, and its current round's counts.
+local function collect(room)
+  local qs = {}
+  local polls = redis.call('HGETALL', room .. ':polls')
+  for i = 1, #polls, 2 do
+    local id = polls[i]
+    qs[#qs + 1] = {id, polls[i + 1], redis.call('HGET', room .. ':meta', id) or '',
+                   redis.call('HGETALL', room .. ':counts:' .. id)}
+  end
+  return qs
+end
+-- The room goes; with `ended` (a time), its results stay RESULTS_TTL seconds under its own key.
+local function drop(room, code, ended)
+  local kh = redis.call('HGET', room, 'key_hash')
+  if kh and ended then
+    redis.call('SET', results_key(code), cjson.encode({kh, ended, collect(room)}), 'EX', RESULTS_TTL)
+  end
+  for _, id in ipairs(redis.call('HKEYS', room .. ':polls')) do
+    redis.call('DEL', room .. ':counts:' .. id, room .. ':chosen:' .. id)
+  end
+  redis.call('DEL', room, room .. ':followers', room .. ':polls', room .. ':revealed', room .. ':meta',
+             room .. ':final', room .. ':known')
+  redis.call('ZREM', ROOMS, code)
+  redis.call('ZREM', ACTIVE, code)
+end
+-- 0 when the room is alive at NOW; else -1 (no such room), -5 (its presenter left) or -8 (idle): deleted now.
+local function check_alive()
+  local h = redis.call('HMGET', R, 'until', 'active')
+  if not h[1] then return -1 end
+  if tonumber(h[1]) < NOW then drop(R, CODE, NOW); return -5 end
+  if tonumber(h[2]) + IDLE_S < NOW then drop(R, CODE, NOW); return -8 end
+  return 0
+end
+local function touch()
+  if tonumber(redis.call('HGET', R, 'active')) < NOW then
+    redis.call('HSET', R, 'active', ARGV[1])
+    redis.call('ZADD', ACTIVE, 'XX', NOW, CODE)
+  end
+end
+local function same(a, b)
+  if not a or #a ~= #b then return false end
+  local d = 0
+  for i = 1, #a do d = bit.bor(d, bit.bxor(string.byte(a, i), string.byte(b, i))) end
+  return d == 0
+end
+-- ARGV[4] is the key hash. 0 if the caller is the presenter of a live room, which then lives on.
+local function presenting()
+  local alive = check_alive()
+  if alive ~= 0 then return alive end
+  if not same(redis.call('HGET', R, 'key_hash'), ARGV[4]) then return -2 end
+  redis.call('HSET', R, 'until', NOW + ROOM_TTL)
+  redis.call('ZADD', ROOMS, 'XX', NOW + ROOM_TTL, CODE)
+  touch()
+  if redis.call('TTL', R) < REDIS_TTL - 60 then       -- at most once a minute: every key of the room
+    for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':known'}) do
+      redis.call('EXPIRE', R .. s, REDIS_TTL)
+    end
+    for _, id in ipairs(redis.call('HKEYS', R .. ':polls')) do
+      redis.call('EXPIRE', R .. ':counts:' .. id, REDIS_TTL)
+      redis.call('EXPIRE', R .. ':chosen:' .. id, REDIS_TTL)
+    end
+  end
+  return 0
+end
+-- A key created after the room (a first heartbeat, a first answer) dies with it.
+local function with_room_ttl(k)
+  if redis.call('PTTL', k) == -1 then redis.call('PEXPIRE', k, math.max(redis.call('PTTL', R), 1)) end
+end
+-- The answers of live followers to question `id`, and how many follow.
+local function live_tally(id)
+  local F, lo, counts = R .. ':followers', NOW - FOLLOWER_TTL, {}
+  local kv = redis.call('HGETALL', R .. ':chosen:' .. id)
+  for i = 1, #kv, 2 do
+    local seen = redis.call('ZSCORE', F, kv[i])
+    if seen and tonumber(seen) >= lo then counts[kv[i + 1]] = (counts[kv[i + 1]] or 0) + 1 end
+  end
+  return counts, redis.call('ZCOUNT', F, lo, '+inf')
+end
+-- A sorted set of attempt times: note one (a unique member), keep the newest `keep`, expire with the window.
+local function note(k, keep, member)
+  redis.call('ZADD', k, NOW, member)
+  local n = redis.call('ZCARD', k)
+  if n > keep then redis.call('ZREMRANGEBYRANK', k, 0, n - keep - 1) end
+  redis.call('EXPIRE', k, WINDOW_S + 1)
+end
+"""
+
+
+def lua(text: str) -> str:
+    """A script with the limits written in (as Lua numbers)."""
+    for name, value in sorted(_CONSTANTS.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(name, repr(value))
+    return text

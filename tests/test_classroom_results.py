@@ -1,0 +1,123 @@
+"""classroom/results.py on hand-checked fixtures: the table, shares right, change between rounds, CSV, and
+Hake's normalized gain (a normal case, no room to gain, undefined, a question only some answered)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from classroom import results as cr
+
+T = 1_700_000_000.0
+
+
+def _q(poll_id, right, *rounds, options=("A", "B", "C"), text=None):
+    return cr.Question(poll_id, "sqrt_dk", text or f"Question {poll_id}?", options, right,
+                       tuple(cr.Round(i + 1, T + 60 * i, dict(zip(options, c, strict=True)))
+                             for i, c in enumerate(rounds)))
+
+
+# Asked in this order. Shares right (by hand): q1 3/10 then 8/10; q2 9/10; q3 has no right option; q4 no answers.
+Q1 = _q("q1", "B", (6, 3, 1), (1, 8, 1))
+Q2 = _q("q2", "X", (9, 1), options=("X", "Y"))
+Q3 = _q("q3", None, (2, 2, 2))
+Q4 = _q("q4", "A", (0, 0, 0))
+CLASS = cr.ClassResults("K7MQ2P", T + 3600, (Q3, Q2, Q4, Q1))
+
+
+def test_share_right_and_change():
+    assert cr.share_right(Q1, Q1.rounds[0]) == pytest.approx(0.3)
+    assert cr.share_right(Q1, Q1.rounds[1]) == pytest.approx(0.8)
+    assert cr.change(Q1) == pytest.approx(0.5)
+    assert cr.share_right(Q2, Q2.rounds[0]) == pytest.approx(0.9) and cr.change(Q2) is None
+    assert cr.share_right(Q3, Q3.rounds[0]) is None                    # no right option
+    assert cr.share_right(Q4, Q4.rounds[0]) is None                    # no answers: not 0 %
+    assert [r.label for r in Q1.rounds] == ["First vote", "After discussion"]
+
+
+def test_the_table_has_a_row_per_question_round_and_option_most_missed_first():
+    table = cr.rows(CLASS)
+    assert len(table) == 3 * 2 + 2 + 3 + 3
+    assert [r.question for r in table][::1] == ["Question q1?"] * 6 + ["Question q2?"] * 2 + \
+        ["Question q3?"] * 3 + ["Question q4?"] * 3                  # 30 %, 90 %, then the shareless in order
+    first = table[0]
+    assert (first.lesson, first.round, first.option, first.count, first.right, first.asked_at) == \
+        ("sqrt_dk", "First vote", "A", 6, False, T)
+    assert [(r.round, r.option, r.count, r.right) for r in table[3:6]] == \
+        [("After discussion", "A", 1, False), ("After discussion", "B", 8, True), ("After discussion", "C", 1, False)]
+    assert {r.right for r in table if r.question == "Question q3?"} == {None}
+
+
+def test_the_csv_is_utf8_with_a_header_and_cells_a_spreadsheet_will_not_run():
+    odd = _q("odd", "=1+1", (1, 0), options=("=1+1", "élan ✓"), text='He said "hi", then left')
+    data = cr.csv_bytes(cr.rows(cr.ClassResults("K7MQ2P", None, (odd, Q2))))
+    parsed = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+    assert parsed[0] == list(cr.CSV_HEADER)
+    assert [row[3] for row in parsed[1:3]] == ["X", "Y"]             # q2 (90 % right) before odd (100 %)
+    assert parsed[3] == ["sqrt_dk", 'He said "hi", then left', "First vote", "'=1+1", "1", "yes", f"{T:.0f}"]
+    assert parsed[4][3] == "élan ✓" and parsed[4][5] == "no"
+    assert len(parsed) == 1 + 2 + 2
+
+
+def test_results_survive_json_unchanged():
+    assert cr.from_json(cr.to_json(CLASS)) == CLASS
+
+
+# --- Hake's normalized gain -------------------------------------------------------------------------------
+
+def test_gain_in_the_ordinary_case():
+    gain = cr.normalized_gain(cr.Score(4, 10), cr.Score(7, 10))      # 40 % -> 70 %: 30 of the 60 possible
+    assert gain.status is cr.GainStatus.GAIN and gain.g == pytest.approx(0.5)
+    assert (gain.pre, gain.post, gain.pre_answered, gain.post_answered) == (40.0, 70.0, 10, 10)
+    assert "0.50" in gain.describe()
+    assert cr.normalized_gain(cr.Score(5, 10), cr.Score(1, 4)).g == pytest.approx(-0.5)   # 50 % -> 25 %
+
+
+def test_a_perfect_pre_check_has_no_room_to_gain():
+    gain = cr.normalized_gain(cr.Score(12, 12), cr.Score(11, 12))
+    assert gain.status is cr.GainStatus.NO_ROOM and gain.g is None and gain.pre == 100.0
+    assert gain.describe().startswith("No room to gain")
+
+
+def test_no_answers_is_undefined_and_says_which_check():
+    before = cr.normalized_gain(cr.Score(0, 0), cr.Score(3, 4))
+    after = cr.normalized_gain(cr.Score(3, 4), cr.Score(0, 0))
+    assert before.status is after.status is cr.GainStatus.UNDEFINED and before.g is after.g is None
+    assert "pre-check" in before.describe() and "exit check" in after.describe()
+
+
+def test_a_question_only_some_answered_weighs_what_they_gave():
+    pre = {"a": cr.Score(5, 10), "b": cr.Score(1, 2), "only_pre": cr.Score(0, 3)}
+    post = {"a": cr.Score(8, 10), "b": cr.Score(2, 2)}
+    report = cr.hake_gain(pre, post)
+    assert set(report.per_question) == {"a", "b"}                     # asked in both checks only
+    assert report.per_question["a"].g == pytest.approx((80 - 50) / 50)
+    assert report.per_question["b"].g == pytest.approx(1.0)
+    # overall: 6 of 12 right before (50 %), 10 of 12 after (83.3 %): (83.3 − 50) / 50
+    assert report.overall.pre == pytest.approx(50.0) and report.overall.post == pytest.approx(100 * 10 / 12)
+    assert report.overall.g == pytest.approx((100 * 10 / 12 - 50) / 50)
+    assert (report.overall.pre_answered, report.overall.post_answered) == (12, 12)
+
+
+def test_scores_come_from_a_round_and_the_right_option():
+    pre_post = cr.ClassResults("K7MQ2P", None, (Q1, Q3))
+    assert cr.scores(pre_post, 1) == {"q1": cr.Score(3, 10)}          # q3 has no right option
+    assert cr.scores(pre_post, 2) == {"q1": cr.Score(8, 10)}
+    assert cr.hake_gain(cr.scores(pre_post, 1), cr.scores(pre_post, 2)).overall.g == pytest.approx((80 - 30) / 70)
+
+
+@given(hs.integers(0, 50), hs.integers(0, 50), hs.integers(0, 50), hs.integers(0, 50))
+def test_gain_never_divides_by_zero_and_matches_the_formula(right_pre, extra_pre, right_post, extra_post):
+    pre, post = cr.Score(right_pre, right_pre + extra_pre), cr.Score(right_post, right_post + extra_post)
+    gain = cr.normalized_gain(pre, post)
+    if pre.answered == 0 or post.answered == 0:
+        assert gain.status is cr.GainStatus.UNDEFINED
+    elif extra_pre == 0:
+        assert gain.status is cr.GainStatus.NO_ROOM
+    else:
+        p, q = 100 * right_pre / pre.answered, 100 * right_post / post.answered
+        assert gain.g == pytest.approx((q - p) / (100 - p)) and -1e9 < gain.g <= 1.0 + 1e-12
