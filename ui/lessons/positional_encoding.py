@@ -1,0 +1,108 @@
+"""The word-order page's cached computations: a shuffled sentence through toy attention and through MiniLM,
+and the two position tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import attention_core as core
+from ui.models import MODEL_RUNS, minilm
+
+TEXT, SHUFFLE = "the bank of the river", 1          # the page's defaults: the sentence, and which shuffle
+MAX_CHARS, MAX_SHUFFLE = 200, 20
+TOY_D_K, TOY_SEED = 4, 0                             # the toy head: 4-component queries, keys and values
+N_POSITIONS = 64                                     # positions drawn in the tables
+FREQUENCY, OFFSET = 8, 4                             # the tables' defaults
+# Rotary in the plane: q and k, and the turn per position step (15°).
+ROTARY_Q, ROTARY_K, ROTARY_STEP = (1.0, 0.3), (0.6, 0.8), np.pi / 12
+M, N, MAX_POSITION = 2, 5, 24
+
+
+@dataclass(frozen=True)
+class ShuffleNumbers:
+    """One sentence, one shuffle: the words, the toy head's attention and MiniLM's outputs compared.
+
+    words / shuffled_words: the sentence's words in the typed and the shuffled order;
+    toy: the toy head's ShuffledAttention over the words; toy_with_positions: its largest gap once the
+    sinusoidal table is added; tokens / shuffled_tokens: what MiniLM reads ([CLS] … [SEP]);
+    off / on: MiniLM's last layer compared without and with its position embeddings."""
+
+    words: tuple[str, ...]
+    shuffled_words: tuple[str, ...]
+    moved: bool                                      # False when this shuffle keeps the typed order
+    toy: core.ShuffledAttention
+    toy_with_positions: float
+    tokens: tuple[str, ...]
+    shuffled_tokens: tuple[str, ...]
+    off: core.Equivariance
+    on: core.Equivariance
+    truncated: bool
+
+
+def word_vectors(token_ids: list[int], words: list[core.Word]) -> np.ndarray:
+    """Each word's MiniLM word embedding (the mean of its pieces' rows): [n_words, 384] float64."""
+    wte = minilm().params["wte"]
+    return np.stack([wte[token_ids[w.start:w.stop]].astype(np.float64).mean(axis=0) for w in words])
+
+
+@st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
+def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
+    """The typed and the shuffled sentence through the toy head and MiniLM (positions off and on).
+
+    Raises ValueError for text with nothing to read. At most 128 tokens (the text box holds MAX_CHARS
+    characters), so an entry is at most a few hundred kilobytes."""
+    model = minilm()
+    enc = model.tokenizer.encode(text)
+    ids = np.asarray(enc.token_ids)
+    words = core.words_of(enc.tokens)
+    if not words:
+        raise ValueError("The sentence has no words to shuffle, only the model's own markers.")
+    word_order = core.shuffled_order(len(words), np.random.default_rng(shuffle) if shuffle else None)
+    order = core.word_blocks_order([w.start for w in words], [w.stop for w in words], word_order, len(ids))
+    X = word_vectors(enc.token_ids, words)                                           # [n_words, 384]
+    W = core.random_head_weights(X.shape[1], TOY_D_K, np.random.default_rng(TOY_SEED))
+    toy = core.shuffled_self_attention(X, *W, word_order)
+    toy_on = core.shuffled_self_attention(X + core.sinusoidal_positions(len(words), X.shape[1]), *W, word_order)
+    with MODEL_RUNS:
+        outputs = {p: (core.encoder_output(model, ids, p), core.encoder_output(model, ids[order], p))
+                   for p in (False, True)}
+    text_of = [w.text for w in words]
+    return ShuffleNumbers(
+        words=tuple(text_of), shuffled_words=tuple(text_of[i] for i in word_order),
+        moved=bool(np.any(word_order != np.arange(len(words)))), toy=toy,
+        toy_with_positions=toy_on.check.max_gap, tokens=tuple(enc.tokens),
+        shuffled_tokens=tuple(enc.tokens[i] for i in order),
+        off=core.permutation_equivariance(*outputs[False], order),
+        on=core.permutation_equivariance(*outputs[True], order),
+        truncated=enc.truncated)
+
+
+@dataclass(frozen=True)
+class PositionTables:
+    """The sinusoidal and the learned table over the first N_POSITIONS positions, and how alike their rows are.
+
+    sinusoidal, learned: [N, 384]; *_similarity: [N, N] cosines; *_by_offset: [N] mean cosine k apart;
+    *_spread: [N] their standard deviation."""
+
+    sinusoidal: np.ndarray
+    learned: np.ndarray
+    sinusoidal_similarity: np.ndarray
+    learned_similarity: np.ndarray
+    sinusoidal_by_offset: np.ndarray
+    learned_by_offset: np.ndarray
+    sinusoidal_spread: np.ndarray       # [N] standard deviation of the cosines k apart
+    learned_spread: np.ndarray
+
+
+@st.cache_resource(max_entries=1, show_spinner="Reading the position tables…")
+def position_tables() -> PositionTables:
+    """Both tables, once per process (no arguments: one entry, about 0.3 MB). Read-only: shared."""
+    learned = minilm().params["wpe"][:N_POSITIONS].astype(np.float64)
+    sinusoidal = core.sinusoidal_positions(N_POSITIONS, learned.shape[1])
+    s_sim, l_sim = core.cosine_similarities(sinusoidal), core.cosine_similarities(learned)
+    arrays = (sinusoidal, learned, s_sim, l_sim, core.similarity_by_offset(s_sim), core.similarity_by_offset(l_sim),
+              core.similarity_spread_by_offset(s_sim), core.similarity_spread_by_offset(l_sim))
+    return PositionTables(*(core.read_only(a) for a in arrays))
