@@ -74,19 +74,6 @@ def permutation_equivariance(original: object, shuffled: object, order: object) 
                         max_gap=float(gap.max()) if gap.size else 0.0)
 
 
-@dataclass(frozen=True)
-class ShuffledAttention:
-    """Self-attention of X and of its shuffled rows, Q = X W_Q, K = X W_K, V = X W_V.
-
-    X: [T, d_model]; original, shuffled: AttentionTrace of X and of X[order]; check: their Equivariance.
-    """
-
-    X: np.ndarray
-    original: AttentionTrace
-    shuffled: AttentionTrace
-    check: Equivariance
-
-
 def random_head_weights(d_model: int, d_k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """W_Q, W_K, W_V: [d_model, d_k] each, entries N(0, 1/d_model), drawn from rng in that order."""
     if d_model < 1 or d_k < 1:
@@ -95,12 +82,32 @@ def random_head_weights(d_model: int, d_k: int, rng: np.random.Generator) -> tup
     return W_Q, W_K, W_V
 
 
-def shuffled_self_attention(X: object, W_Q: object, W_K: object, W_V: object, order: object) -> ShuffledAttention:
-    """softmax(Q Kᵀ / √d_k) V for X and for X[order]. X: [T, d_model]; W_*: [d_model, d_k]."""
+@dataclass(frozen=True)
+class ShuffledAttention:
+    """Self-attention of X and of its shuffled rows, Q = X W_Q, K = X W_K, V = X W_V, each with the
+    position table (when there is one) added by slot: slot t gets positions[t] whichever word sits there.
+
+    X: [T, d_model]; original, shuffled: AttentionTrace of X + positions and of X[order] + positions;
+    check: their Equivariance.
+    """
+
+    X: np.ndarray
+    original: AttentionTrace
+    shuffled: AttentionTrace
+    check: Equivariance
+
+
+def shuffled_self_attention(X: object, W_Q: object, W_K: object, W_V: object, order: object,
+                            positions: object | None = None) -> ShuffledAttention:
+    """softmax(Q Kᵀ / √d_k) V for X and for X[order], with ``positions`` [T, d_model] (or none) added to each.
+    X: [T, d_model]; W_*: [d_model, d_k]."""
     X = as_matrix(X, "X")
     order = np.asarray(order, dtype=int)
+    table = np.zeros_like(X) if positions is None else as_matrix(positions, "positions", cols=X.shape[1],
+                                                                   rows=X.shape[0])
 
     def attend(rows: np.ndarray) -> AttentionTrace:
+        rows = rows + table                                                       # [T, d_model]
         return scaled_dot_product_attention(rows @ W_Q, rows @ W_K, rows @ W_V)
 
     original, shuffled = attend(X), attend(X[order])

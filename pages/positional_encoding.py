@@ -48,9 +48,26 @@ def toy_result(s: pe.ShuffleNumbers) -> None:
           "The same head on the shuffled words: the same weights as above, with rows and columns moved with "
           "their words.", lambda: pd.DataFrame(s.toy.shuffled.weights.round(4), index=list(s.shuffled_words),
                                                 columns=list(s.shuffled_words)), key="pe_fig_toy_shuffled")
+    on = s.toy_with_positions
     st.markdown(f"**Toy head.** The largest difference between a word's output in the shuffled order and the same "
-                f"word's output in the typed order: **{gap_words(s.toy.check.max_gap)}**. With the sinusoidal table "
-                f"added to the word vectors first, it is **{gap_words(s.toy_with_positions)}**.")
+                f"word's output in the typed order: **{gap_words(s.toy.check.max_gap)}**. Add the sinusoidal table "
+                f"first (slot 1 gets position 1's row, whichever word sits there) and it is **{gap_words(on)}**"
+                + (": the outputs now depend on where each word sits." if on >= ROUNDING else
+                   ": no bigger, since this shuffle leaves every word where it was." if not s.moved else
+                   ", still small: the words moved, but hardly any weight moved with them."))
+
+
+def real_verdict(off: float, on: float, size: float, moved: bool) -> str:
+    """What MiniLM's largest changes say, positions off then on, from the numbers themselves."""
+    said = (f"Without positions the outputs match, moved with their tokens: the largest difference, {written(off)}, "
+            "is float32 rounding (the order of additions changed)." if off < ROUNDING else
+            f"Without positions the largest difference is {written(off)}, more than rounding explains.")
+    if on >= ROUNDING:
+        return said + (f" With MiniLM's learned positions they do not: up to {written(on)}, against a typical output "
+                       f"number of {size:.2f}.")
+    if not moved:
+        return said + f" With positions on it is {written(on)}, no bigger: this shuffle leaves the words as typed."
+    return said + f" With positions on it is {written(on)}, still small: the words moved, but the outputs hardly did."
 
 
 def real_result(s: pe.ShuffleNumbers) -> None:
@@ -63,13 +80,7 @@ def real_result(s: pe.ShuffleNumbers) -> None:
     row.metric("largest change, positions off", written(off), help="Over every token and all 384 numbers.")
     row.metric("largest change, positions on", written(on), help="Over every token and all 384 numbers.")
     row.metric("typical output number", f"{size:.2f}", help="The mean size of the outputs' numbers.")
-    verdict = (f"Without positions the outputs match, moved with their tokens: the largest difference, {written(off)}, "
-               f"is float32 rounding (the order of additions changed)." if off < ROUNDING else
-               f"Without positions the largest difference is {written(off)}, more than rounding explains.")
-    also = (f" With MiniLM's learned positions they do not: up to {written(on)}, against a typical output number of "
-            f"{size:.2f}." if on >= ROUNDING else
-            f" With positions on the difference is {written(on)}, no bigger: this shuffle changed too little.")
-    st.markdown(verdict + also)
+    st.markdown(real_verdict(off, on, size, s.moved))
     chart(built(gap_figure, list(s.shuffled_tokens), s.off.row_gap, s.on.row_gap),
           "For each token of the shuffled sentence, the largest change among its 384 last-layer numbers against the "
           f"same token in the typed order (log scale; a change of exactly 0 is drawn at {written(FLOOR)}).",

@@ -32,7 +32,7 @@ class ShuffleNumbers:
 
     words: tuple[str, ...]
     shuffled_words: tuple[str, ...]
-    moved: bool                                      # False when this shuffle keeps the typed order
+    moved: bool                                      # False when the shuffled words read as typed
     toy: core.ShuffledAttention
     toy_with_positions: float
     tokens: tuple[str, ...]
@@ -65,14 +65,14 @@ def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
     X = word_vectors(enc.token_ids, words)                                           # [n_words, 384]
     W = core.random_head_weights(X.shape[1], TOY_D_K, np.random.default_rng(TOY_SEED))
     toy = core.shuffled_self_attention(X, *W, word_order)
-    toy_on = core.shuffled_self_attention(X + core.sinusoidal_positions(len(words), X.shape[1]), *W, word_order)
+    toy_on = core.shuffled_self_attention(X, *W, word_order, core.sinusoidal_positions(len(words), X.shape[1]))
     with MODEL_RUNS:
         outputs = {p: (core.encoder_output(model, ids, p), core.encoder_output(model, ids[order], p))
                    for p in (False, True)}
     text_of = [w.text for w in words]
     return ShuffleNumbers(
         words=tuple(text_of), shuffled_words=tuple(text_of[i] for i in word_order),
-        moved=bool(np.any(word_order != np.arange(len(words)))), toy=toy,
+        moved=[text_of[i] for i in word_order] != text_of, toy=toy,
         toy_with_positions=toy_on.check.max_gap, tokens=tuple(enc.tokens),
         shuffled_tokens=tuple(enc.tokens[i] for i in order),
         off=core.permutation_equivariance(*outputs[False], order),
