@@ -44,13 +44,13 @@ def gap_words(gap: float) -> str:
 
 def toy_result(s: pe.ShuffleNumbers) -> None:
     """After the prediction: the toy head's weights in the shuffled order, and how far each output moved."""
-    chart(built(attention_heatmap, s.toy.shuffled.weights, list(s.shuffled_words), "Toy head, shuffled order"),
+    chart(built(attention_heatmap, s.toy_shuffled_weights, list(s.shuffled_words), "Toy head, shuffled order"),
           "The same head on the shuffled words: the same weights as above, with rows and columns moved with "
-          "their words.", lambda: pd.DataFrame(s.toy.shuffled.weights.round(4), index=list(s.shuffled_words),
+          "their words.", lambda: pd.DataFrame(s.toy_shuffled_weights.round(4), index=list(s.shuffled_words),
                                                 columns=list(s.shuffled_words)), key="pe_fig_toy_shuffled")
     on = s.toy_with_positions
     st.markdown(f"**Toy head.** The largest difference between a word's output in the shuffled order and the same "
-                f"word's output in the typed order: **{gap_words(s.toy.check.max_gap)}**. Add the sinusoidal table "
+                f"word's output in the typed order: **{gap_words(s.toy_gap)}**. Add the sinusoidal table "
                 f"first (slot 1 gets position 1's row, whichever word sits there) and it is **{gap_words(on)}**"
                 + (": the outputs now depend on where each word sits." if on >= ROUNDING else
                    ": no bigger, since this shuffle leaves every word where it was." if not s.moved else
@@ -74,18 +74,17 @@ def real_result(s: pe.ShuffleNumbers) -> None:
     """After the prediction: MiniLM's last layer on both orders, positions off and on."""
     st.subheader("The real model: MiniLM, positions off and on")
     frame.note("real")
-    off, on = s.off.max_gap, s.on.max_gap
-    size = float(np.abs(s.off.original).mean())
+    off, on, size = s.off_gap, s.on_gap, s.output_size
     row = st.container(horizontal=True)
     row.metric("largest change, positions off", written(off), help="Over every token and all 384 numbers.")
     row.metric("largest change, positions on", written(on), help="Over every token and all 384 numbers.")
     row.metric("typical output number", f"{size:.2f}", help="The mean size of the outputs' numbers.")
     st.markdown(real_verdict(off, on, size, s.moved))
-    chart(built(gap_figure, list(s.shuffled_tokens), s.off.row_gap, s.on.row_gap),
+    chart(built(gap_figure, list(s.shuffled_tokens), s.off_rows, s.on_rows),
           "For each token of the shuffled sentence, the largest change among its 384 last-layer numbers against the "
           f"same token in the typed order (log scale; a change of exactly 0 is drawn at {written(FLOOR)}).",
-          lambda: pd.DataFrame({"token": s.shuffled_tokens, "positions off": s.off.row_gap,
-                                "positions on": s.on.row_gap}), key="pe_fig_gaps")
+          lambda: pd.DataFrame({"token": s.shuffled_tokens, "positions off": s.off_rows,
+                                "positions on": s.on_rows}), key="pe_fig_gaps")
 
 
 @frame.fragment
@@ -110,10 +109,10 @@ def shuffle_section() -> None:
     if not s.moved:
         st.info("This order is the one you typed" + (": a single word has no other order." if len(s.words) == 1
                 else ". Pick a shuffle above 0 to move the words.") , icon=":material/info:")
-    chart(built(attention_heatmap, s.toy.original.weights, list(s.words), "Toy head, typed order"),
+    chart(built(attention_heatmap, s.toy_weights, list(s.words), "Toy head, typed order"),
           f"A toy attention head on the {len(s.words)} words as typed: row = the word attending, column = the word "
           "attended to; rows sum to 1. Nothing in it says where a word sits.",
-          lambda: pd.DataFrame(s.toy.original.weights.round(4), index=list(s.words), columns=list(s.words)),
+          lambda: pd.DataFrame(s.toy_weights.round(4), index=list(s.words), columns=list(s.words)),
           key="pe_fig_toy")
     if frame.predict("shuffle"):
         toy_result(s)
