@@ -42,7 +42,7 @@ def similarity_figure(similarity: np.ndarray, title: str, offset: int) -> go.Fig
                "hovertemplate": "positions %{y} and %{x}: cosine %{z:.3f}<extra></extra>"}
     k = min(max(offset, 0), n - 1)
     marked = {"type": "scatter", "x": [k, n - 1], "y": [0, n - 1 - k], "mode": "lines", "name": f"{k} apart",
-              "line": {"color": palette.NEUTRAL, "width": 2, "dash": "dot"},
+              "line": {"color": palette.KEY, "width": 3, "dash": "dot"},
               "hovertemplate": f"positions {k} apart<extra></extra>"}
     return figure([heatmap, marked], title, "position b", "position a", height=380, legend=False, validate=False,
                   override={"yaxis": {"autorange": "reversed"}, "margin": {"r": 96}})
@@ -84,7 +84,7 @@ def rotary_figure(q: np.ndarray, k: np.ndarray, q_m: np.ndarray, k_n: np.ndarray
               arrow((0, 0), k, "k at position 0", palette.KEY, width=1.5, dash="dot"),
               arrow((0, 0), q_m, f"q at position {m}", palette.QUERY),
               arrow((0, 0), k_n, f"k at position {n}", palette.KEY)]
-    axis = {"range": [-reach, reach], "zeroline": True, "dtick": 0.5}
+    axis = {"range": [-reach, reach], "zeroline": True, "dtick": 0.5, "constrain": "domain"}
     return figure(traces, "Rotary: q and k turned by their positions", "first component", "second component",
                   height=420, xaxis=axis, yaxis=axis | {"scaleanchor": "x", "scaleratio": 1},
                   override={"margin": {"l": max(90, TITLED_LABEL_PAD + text_px(["-1.0"], FONT))}})

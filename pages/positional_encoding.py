@@ -42,16 +42,22 @@ def gap_words(gap: float) -> str:
     return "exactly 0" if gap == 0 else written(gap)
 
 
+def numbered(weights: np.ndarray, words: tuple[str, ...]) -> pd.DataFrame:
+    """A weight table labelled "1: the", "4: the": a repeated word keeps its own row and column."""
+    labels = [f"{i + 1}: {w}" for i, w in enumerate(words)]
+    return pd.DataFrame(weights.round(4), index=labels, columns=labels)
+
+
 def toy_result(s: pe.ShuffleNumbers) -> None:
     """After the prediction: the toy head's weights in the shuffled order, and how far each output moved."""
     chart(built(attention_heatmap, s.toy_shuffled_weights, list(s.shuffled_words), "Toy head, shuffled order"),
           "The same head on the shuffled words: the same weights as above, with rows and columns moved with "
-          "their words.", lambda: pd.DataFrame(s.toy_shuffled_weights.round(4), index=list(s.shuffled_words),
-                                                columns=list(s.shuffled_words)), key="pe_fig_toy_shuffled")
+          "their words.", lambda: numbered(s.toy_shuffled_weights, s.shuffled_words), key="pe_fig_toy_shuffled")
     on = s.toy_with_positions
     st.markdown(f"**Toy head.** The largest difference between a word's output in the shuffled order and the same "
                 f"word's output in the typed order: **{gap_words(s.toy_gap)}**. Add the sinusoidal table "
-                f"first (slot 1 gets position 1's row, whichever word sits there) and it is **{gap_words(on)}**"
+                f"first, each row scaled to a word vector's length (slot 1 gets position 1's row, whichever word sits "
+                f"there), and it is **{gap_words(on)}**"
                 + (": the outputs now depend on where each word sits." if on >= ROUNDING else
                    ": no bigger, since this shuffle leaves every word where it was." if not s.moved else
                    ", still small: the words moved, but hardly any weight moved with them."))
@@ -112,7 +118,7 @@ def shuffle_section() -> None:
     chart(built(attention_heatmap, s.toy_weights, list(s.words), "Toy head, typed order"),
           f"A toy attention head on the {len(s.words)} words as typed: row = the word attending, column = the word "
           "attended to; rows sum to 1. Nothing in it says where a word sits.",
-          lambda: pd.DataFrame(s.toy_weights.round(4), index=list(s.words), columns=list(s.words)),
+          lambda: numbered(s.toy_weights, s.words),
           key="pe_fig_toy")
     if frame.predict("shuffle"):
         toy_result(s)

@@ -14,6 +14,10 @@ from ui.models import MODEL_RUNS, minilm
 TEXT, SHUFFLE = "the bank of the river", 1          # the page's defaults: the sentence, and which shuffle
 MAX_CHARS, MAX_SHUFFLE = 200, 20
 TOY_D_K, TOY_SEED = 4, 0                             # the toy head: 4-component queries, keys and values
+# Word vectors scaled to this length (√384): its projections' entries are N(0, 1/384), so each query, key and
+# value component has variance about 1 and the weights differ from word to word (MiniLM's own rows, about
+# 1.4 long, gave nearly uniform rows).
+TOY_LENGTH = float(np.sqrt(384))
 N_POSITIONS = 64                                     # positions drawn in the tables
 FREQUENCY, OFFSET = 8, 4                             # the tables' defaults
 # Rotary in the plane: q and k, and the turn per position step (15°).
@@ -51,9 +55,10 @@ class ShuffleNumbers:
 
 
 def word_vectors(token_ids: list[int], words: list[core.Word]) -> np.ndarray:
-    """Each word's MiniLM word embedding (the mean of its pieces' rows): [n_words, 384] float64."""
+    """Each word's MiniLM word embedding (the mean of its pieces' rows), scaled to length TOY_LENGTH: [n_words, 384]."""
     wte = minilm().params["wte"]
-    return np.stack([wte[token_ids[w.start:w.stop]].astype(np.float64).mean(axis=0) for w in words])
+    X = np.stack([wte[token_ids[w.start:w.stop]].astype(np.float64).mean(axis=0) for w in words])
+    return X * (TOY_LENGTH / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12))
 
 
 @st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
@@ -70,10 +75,12 @@ def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
         raise ValueError("The sentence has no words to shuffle, only the model's own markers.")
     word_order = core.shuffled_order(len(words), np.random.default_rng(shuffle) if shuffle else None)
     order = core.word_blocks_order([w.start for w in words], [w.stop for w in words], word_order, len(ids))
-    X = word_vectors(enc.token_ids, words)                                           # [n_words, 384]
+    X = word_vectors(enc.token_ids, words)                                           # [n_words, 384], unit rows
     W = core.random_head_weights(X.shape[1], TOY_D_K, np.random.default_rng(TOY_SEED))
     toy = core.shuffled_self_attention(X, *W, word_order)
-    toy_on = core.shuffled_self_attention(X, *W, word_order, core.sinusoidal_positions(len(words), X.shape[1]))
+    table = core.sinusoidal_positions(len(words), X.shape[1])
+    table *= TOY_LENGTH / np.linalg.norm(table, axis=1, keepdims=True)                  # as long as a word vector
+    toy_on = core.shuffled_self_attention(X, *W, word_order, table)
     with MODEL_RUNS:
         outputs = {p: (core.encoder_output(model, ids, p), core.encoder_output(model, ids[order], p))
                    for p in (False, True)}
