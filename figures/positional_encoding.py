@@ -10,9 +10,20 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import FONT, TITLED_LABEL_PAD, arrow, figure, log_axis, text_px, vline
+from ._layout import (
+    FONT,
+    LEGEND_ROW,
+    MARGIN,
+    TITLED_LABEL_PAD,
+    arrow,
+    figure,
+    log_axis,
+    text_px,
+    vline,
+)
 from .text import plotly_literal as escape
 
+X_LABELS = 24                          # tokens labelled under the bars at most (the hover names every one)
 FLOOR = 1e-12                          # a log axis cannot show 0: gaps below are drawn here (the caption says so)
 SIMILARITY_SCALE = palette.DIVERGING_SCALE
 
@@ -28,10 +39,16 @@ def gap_figure(tokens: list[str], gap_off: np.ndarray, gap_on: np.ndarray) -> go
         {"type": "bar", "x": cats, "y": off, "name": "positions off", "marker": {"color": palette.QUERY}},
         {"type": "bar", "x": cats, "y": on, "name": "positions on", "marker": {"color": palette.SCORES}},
     ]
-    return figure(bars, "How far each word's output moved", "token of the shuffled sentence", "largest change",
-                  height=360, barmode="group", yaxis=log_axis(off, on),
-                  override={"xaxis": {"tickangle": -90, "type": "category"},
-                            "margin": {"b": text_px(cats) + 76 + 46}})
+    title, height = "How far each word's output moved", 400
+    # Upright labels under the axis, then its title, then the legend: the legend hangs below both.
+    below = text_px(cats) + 62
+    plot = height + 30 - MARGIN["t"] - (below + LEGEND_ROW)       # a wrapped title grows the figure and its top alike
+    every = -(-len(cats) // X_LABELS)                               # past X_LABELS tokens, every n-th is labelled
+    return figure(bars, title, "token of the shuffled sentence", "largest change", height=height, barmode="group",
+                  yaxis=log_axis(off, on),
+                  override={"xaxis": {"tickangle": -90, "type": "category", "tickvals": cats[::every]},
+                            "margin": {"b": below + LEGEND_ROW},
+                            "legend": {"y": -below / max(plot, 60)}})
 
 
 def similarity_figure(similarity: np.ndarray, title: str, offset: int) -> go.Figure:

@@ -66,3 +66,11 @@ def test_rotary_figure_draws_the_turned_vectors_on_equal_axes():
     np.testing.assert_allclose([by_name["k at position 5"].x[1], by_name["k at position 5"].y[1]], r.k_n)
     assert by_name["q at position 0"].line.color == palette.QUERY
     assert fig.layout.yaxis.scaleanchor == "x"
+
+
+def test_gap_figure_labels_at_most_24_tokens_and_hangs_its_legend_below_them():
+    tokens = [f"w{i}" for i in range(60)]
+    fig = gap_figure(tokens, np.zeros(60), np.ones(60))
+    assert list(fig.layout.xaxis.tickvals) == [f"{i}: w{i}" for i in range(0, 60, 3)]
+    assert len(fig.data[0].x) == 60
+    assert fig.layout.legend.y < -0.3
