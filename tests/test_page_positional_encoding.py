@@ -125,3 +125,19 @@ def test_presenter_steps_reveal_the_tables_then_rotary():
     assert "Two tables of positions" in texts(at)
     at.button(key="positional_encoding__step__next").click().run()
     assert "q·k at m and n" in metrics(at)
+
+
+def test_the_toy_head_moves_rows_only_until_positions_are_added_by_slot():
+    at = revealed()
+    said = texts(at)
+    without = said.split("same word's output in the typed order: **")[1].split("**")[0]
+    assert without == "exactly 0" or leading_number(without) < 1e-12
+    with_table = leading_number(said.split("and it is **")[1])
+    assert with_table > 1e-2 and "the outputs now depend on where each word sits" in said
+
+
+def test_a_sentence_past_128_tokens_is_cut_and_still_shuffles_exactly():
+    at = revealed(pe_text="!" * 200, pe_shuffle="20")
+    assert any("at most 128 tokens" in w.value for w in at.warning)
+    assert metric(at, "largest change, positions off") < 1e-4
+    assert len(figure(at, "pe_fig_gaps")["data"][0]["x"]) == 128
