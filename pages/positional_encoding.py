@@ -125,6 +125,18 @@ def shuffle_section() -> None:
         real_result(s)
 
 
+def offset_sentence(t: pe.PositionTables, k: int, n: int) -> str:
+    """What the two tables say about pairs k apart: their mean cosines, and how much they vary along the diagonal."""
+    said = (f"Pairs {k} apart have a mean cosine of {t.sinusoidal_by_offset[k]:.3f} in the sinusoidal table and "
+            f"{t.learned_by_offset[k]:.3f} in the learned one.")
+    if n - k < 2:
+        return said + (f" Among the first {n} positions only one pair is {k} apart, so neither table has a spread "
+                       "to compare: pick a smaller offset.")
+    return said + (f" Along that diagonal ({n - k} pairs) the sinusoidal cosines spread by "
+                   f"{gap_words(t.sinusoidal_spread[k])} (standard deviation): they depend on the offset alone. The "
+                   f"learned ones spread by {written(t.learned_spread[k])}: training only made them roughly so.")
+
+
 @frame.fragment
 def tables_section() -> None:
     st.subheader("② Two tables of positions")
@@ -157,10 +169,7 @@ def tables_section() -> None:
     row = st.container(horizontal=True)
     row.metric(f"sinusoidal, {k} apart", f"{t.sinusoidal_by_offset[k]:.3f}", help="Mean cosine over every pair.")
     row.metric(f"learned, {k} apart", f"{t.learned_by_offset[k]:.3f}", help="Mean cosine over every pair.")
-    st.markdown(f"Pairs {k} apart have a mean cosine of {t.sinusoidal_by_offset[k]:.3f} in the sinusoidal table and "
-                f"{t.learned_by_offset[k]:.3f} in the learned one. Along that diagonal the sinusoidal cosines spread "
-                f"by {gap_words(t.sinusoidal_spread[k])} (standard deviation): they depend on the offset alone. "
-                f"The learned ones spread by {written(t.learned_spread[k])}: training only made them roughly so.")
+    st.markdown(offset_sentence(t, k, n))
     offsets = np.arange(n)
     chart(built(offset_figure, offsets, t.sinusoidal_by_offset, t.learned_by_offset, k),
           f"Mean cosine of two positions against how far apart they are; the dotted line is at k = {k}.",

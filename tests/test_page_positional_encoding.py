@@ -101,7 +101,14 @@ def test_sinusoidal_cosines_depend_on_the_offset_alone_and_learned_ones_do_not()
     spread = said.split("sinusoidal cosines spread by ")[1].split(" (standard")[0]
     assert spread == "exactly 0" or leading_number(spread) < 1e-12
     learned = leading_number(said.split("The learned ones spread by ")[1])
+    assert learned == pytest.approx(np.diagonal(core.cosine_similarities(
+        core.load_model().params["wpe"][:64].astype(float)), 10).std(), rel=2e-3)
     assert learned > 1e-3
+
+
+def test_the_last_offset_has_one_pair_and_claims_no_spread():
+    said = texts(open_page(SLUG, pe_offset="63"))
+    assert "only one pair is 63 apart" in said and "spread by" not in said
 
 
 @pytest.mark.parametrize("m, n", [(0, 0), (2, 5), (24, 0), (24, 24), (7, 3)])
