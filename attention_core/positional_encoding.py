@@ -15,6 +15,7 @@ import numpy as np
 from ._blas import single_threaded_blas
 from ._validate import as_matrix, read_only
 from .attention import AttentionTrace, scaled_dot_product_attention
+from .bert import N_LAYERS, MiniLM, embed, encoder_layer
 
 BASE = 10_000.0
 
@@ -115,11 +116,9 @@ def shuffled_self_attention(X: object, W_Q: object, W_K: object, W_V: object, or
                              check=permutation_equivariance(original.output, shuffled.output, order))
 
 
-def encoder_output(model, token_ids: object, positions: bool = True) -> np.ndarray:
+def encoder_output(model: MiniLM, token_ids: object, positions: bool = True) -> np.ndarray:
     """A MiniLM's last hidden state for these token ids (no tokenizer: a shuffled id list is run as it is).
     The same layers as ``MiniLM.run``. token_ids: [T] → [T, d_model] float32."""
-    from .bert import N_LAYERS, embed, encoder_layer
-
     x = np.asarray(token_ids, dtype=int)
     with single_threaded_blas():
         x = embed(x, model.params, positions=positions)                           # [T, d]
