@@ -86,6 +86,27 @@ from .multi_head import (
 )
 from .parsing import format_matrix, parse_matrix
 from .polysemy import ContextTrace, SenseExperiment, contextualize, sense_experiment
+from .positional_encoding import (
+    Equivariance,
+    Rotary,
+    RotaryPair,
+    ShuffledAttention,
+    cosine_similarities,
+    encoder_output,
+    frequencies,
+    permutation_equivariance,
+    random_head_weights,
+    rotary,
+    rotary_pair,
+    rotate_pairs,
+    rotation_angles,
+    shuffled_order,
+    shuffled_self_attention,
+    similarity_by_offset,
+    similarity_spread_by_offset,
+    sinusoidal_positions,
+    word_blocks_order,
+)
 from .projection import angle_between, from_polar, tidy_zero
 from .queries_keys_values import SoftLookup, hard_lookup, self_alignment, soft_lookup
 from .rnn import (

@@ -140,10 +140,14 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def embed(token_ids: np.ndarray, p: dict) -> np.ndarray:
-    """LayerNorm(word + position + token type 0). token_ids: [T] → [T, d_model]."""
+def embed(token_ids: np.ndarray, p: dict, positions: bool = True) -> np.ndarray:
+    """LayerNorm(word + position + token type 0); without the position rows when ``positions`` is False.
+    token_ids: [T] → [T, d_model]."""
     T = len(token_ids)
-    x = p["wte"][token_ids].astype(np.float32) + p["wpe"][:T] + p["wtt"][0]    # [T, d]
+    x = p["wte"][token_ids].astype(np.float32)                                 # [T, d]
+    if positions:
+        x += p["wpe"][:T]
+    x += p["wtt"][0]
     return layer_norm(x, p["ln_emb.g"], p["ln_emb.b"])
 
 
@@ -240,14 +244,15 @@ class MiniLM:
         self.params = with_fused_qkv(params)
         self.tokenizer = WordPieceTokenizer(vocab)
 
-    def run(self, text: str) -> BertRun:
-        """Tokenise and encode one sentence. Raises ValueError for empty text."""
+    def run(self, text: str, *, positions: bool = True) -> BertRun:
+        """Tokenise and encode one sentence (without position embeddings when ``positions`` is False).
+        Raises ValueError for empty text."""
         enc = self.tokenizer.encode(text)
         T = len(enc.token_ids)
         hidden = np.empty((N_LAYERS + 1, T, D_MODEL), np.float32)                # [7, T, d]
         attentions = np.empty((N_LAYERS, N_HEADS, T, T), np.float32)             # [6, H, T, T]
         with single_threaded_blas():                                          # small products: see _blas.py
-            hidden[0] = x = embed(np.asarray(enc.token_ids), self.params)     # [T, d]
+            hidden[0] = x = embed(np.asarray(enc.token_ids), self.params, positions)  # [T, d]
             for layer in range(N_LAYERS):                                     # weights written in place
                 hidden[layer + 1] = x = encoder_layer(x, self.params, layer, weights_out=attentions[layer])[0]
         return BertRun(tokens=enc.tokens, token_ids=enc.token_ids, hidden_states=read_only(hidden),

@@ -33,6 +33,7 @@ PREFIXES = {
     "sqrt_dk": "sd",
     "multi_head": "mh",
     "masks_and_cross_attention": "mk",
+    "positional_encoding": "pe",
     "rnn_vs_attention": "rn",
     "flash_attention": "fa",
     "real_model_lab": "lab",
