@@ -28,6 +28,7 @@ PREFIXES = {
     "sqrt_dk": "sd",
     "multi_head": "mh",
     "masks_and_cross_attention": "mk",
+    "transformer_block": "tb",
     "rnn_vs_attention": "rn",
     "flash_attention": "fa",
     "real_model_lab": "lab",
