@@ -8,7 +8,7 @@ import attention_core as core
 from figures.transformer_block import by_layer_figure, stage_norms_figure, stage_vectors_figure
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import literal, message
+from ui.inputs import message
 from ui.lessons import transformer_block as tb
 from ui.steps import Steps
 
@@ -75,11 +75,13 @@ def length_sentence(norms: np.ndarray, layer: int) -> str:
     said = (f"In block {layer} the tokens' mean length is {mean[0]:.3g} at the input, {mean[1]:.3g} out of "
             f"attention and {mean[-1]:.3g} at the block's output")
     if parts.layer_norm:
-        spread = norms[:, 3].max() - norms[:, 3].min()
-        return said + (f"; after the first LayerNorm every token's length lies within {spread:.3g} of the others', "
-                       "whatever it was before.")
-    return said + (": without the LayerNorms nothing brings the lengths back, so they "
-                   + ("grow" if mean[-1] > mean[0] else "shrink") + " from block to block.")
+        lo, hi = norms[:, 3].min(), norms[:, 3].max()
+        return said + (f". After the first LayerNorm the lengths lie between {lo:.3g} and {hi:.3g}: each token is "
+                       "first brought to mean 0 and variance 1 (length √384 ≈ 19.6), then stretched by the learned "
+                       "gain and shifted by the bias, the same for every token.")
+    ratio = mean[-1] / mean[0]
+    return said + (": without the LayerNorms nothing rescales them, so in this block the mean length "
+                   + ("grows" if ratio > 1 else "shrinks") + f" by ×{ratio:.3g}.")
 
 
 @frame.fragment
@@ -95,7 +97,7 @@ def one_block(text: str, parts: core.BlockParts) -> None:
     tokens = list(run.tokens)
     rows = [f"{i}: {t}" for i, t in enumerate(tokens)]
     chart(built(stage_norms_figure, norms, tokens, list(STAGES), f"Vector lengths in block {layer}"),
-          literal(length_sentence(norms, layer), 400),
+          length_sentence(norms, layer),
           lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key="tb_fig_norms")
     X = np.asarray(stages[STAGES.index(stage)], dtype=np.float64)[:, :DIMS]
     chart(built(stage_vectors_figure, X, tokens, f"Block {layer}, {stage}: the first {DIMS} numbers"),
