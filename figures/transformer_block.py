@@ -22,23 +22,30 @@ def _rows(tokens: list[str]) -> list[str]:
 
 
 def _height(T: int) -> int:
-    return int(min(max(300, ROW_PX * T + 170), 1400))
+    return int(min(max(300, ROW_PX * T + 180), 1400))
+
+
+def cell(value: float) -> str:
+    """A length as a cell shows it: three significant figures, whole numbers from 100 on (no e-notation)."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 def stage_norms_figure(norms: np.ndarray, tokens: list[str], stage_labels: list[str], title: str) -> go.Figure:
-    """norms [T, S]: each token's vector length (row) at each stage of the block (column)."""
+    """norms [T, S]: each token's vector length (row) at each stage of the block (column), written in its cell.
+
+    ``stage_labels`` are short ("LN 1"): seven columns must fit a phone's width."""
     norms = np.asarray(norms, dtype=np.float64)
     rows = _rows(tokens)
     if norms.shape != (len(tokens), len(stage_labels)):
         raise ValueError(f"Need [{len(tokens)}, {len(stage_labels)}] norms, got {norms.shape}.")
     heat = {"type": "heatmap", "z": norms, "x": list(stage_labels), "y": rows, "colorscale": palette.WEIGHT_SCALE,
             "zmin": 0.0, "zmax": max(float(np.nanmax(norms)) if np.isfinite(norms).any() else 1.0, 1e-6),
+            "text": [[cell(v) for v in row] for row in norms], "texttemplate": "%{text}",
             "hovertemplate": "%{y}, %{x}: length %{z:.3g}<extra></extra>",
             "colorbar": {"title": {"text": "length"}, "thickness": 10, "xpad": 2}}
     return figure([heat], title, "stage of the block", "token", height=_height(len(tokens)), override={
-        "xaxis": {"tickangle": -90},
         "yaxis": {"autorange": "reversed"},
-        "margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 96, "b": text_px(stage_labels) + 76},
+        "margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 96},
     })
 
 

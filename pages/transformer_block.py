@@ -14,6 +14,7 @@ from ui.steps import Steps
 
 STAGES = ("input", "attention out", "after residual 1", "after LayerNorm 1", "feed-forward out",
           "after residual 2", "after LayerNorm 2")
+SHORT = ("input", "attn", "+res 1", "LN 1", "FF", "+res 2", "LN 2")       # the norms chart's columns
 DIMS = 24                                              # numbers of each vector drawn in the stage heatmap
 VERDICTS = ("collapsed", "more", "same", "less")
 OPTIONS = ("Nearly one vector: a mean cosine of 0.95 or more, well above the full model's",
@@ -96,8 +97,9 @@ def one_block(text: str, parts: core.BlockParts) -> None:
     norms = core.token_norms(stages)                                          # [T, 7]
     tokens = list(run.tokens)
     rows = [f"{i}: {t}" for i, t in enumerate(tokens)]
-    chart(built(stage_norms_figure, norms, tokens, list(STAGES), f"Vector lengths in block {layer}"),
-          length_sentence(norms, layer),
+    chart(built(stage_norms_figure, norms, tokens, list(SHORT), f"Vector lengths in block {layer}"),
+          "Columns: the input, attention's output (attn), the sum with the residual (+res 1), the LayerNorm (LN 1), "
+          "the feed-forward output (FF), the second sum and the second LayerNorm. " + length_sentence(norms, layer),
           lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key="tb_fig_norms")
     X = np.asarray(stages[STAGES.index(stage)], dtype=np.float64)[:, :DIMS]
     chart(built(stage_vectors_figure, X, tokens, f"Block {layer}, {stage}: the first {DIMS} numbers"),

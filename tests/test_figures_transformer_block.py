@@ -20,6 +20,7 @@ def test_norms_heatmap_has_a_row_per_token_a_column_per_stage_and_escapes_tokens
     assert isinstance(hm, go.Heatmap)
     np.testing.assert_array_equal(np.asarray(hm.z), norms)
     assert list(hm.x) == STAGES and len(set(hm.y)) == 5                     # "the" twice stays twice
+    assert list(hm.text[0]) == ["0", "1", "2"] and hm.texttemplate == "%{text}"
     assert hm.y[2] == "2: &lt;b&gt;bank&lt;/b&gt;" and "<b>bank" not in fig.to_json()
     assert hm.zmin == 0 and hm.zmax == pytest.approx(14)
     assert fig.layout.yaxis.autorange == "reversed"
