@@ -25,28 +25,37 @@ def _height(T: int) -> int:
     return int(min(max(300, ROW_PX * T + 180), 1400))
 
 
-def cell(value: float) -> str:
-    """A length as a cell shows it: three significant figures, whole numbers from 100 on (no e-notation)."""
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+FLOOR = 1e-3                        # lengths drawn on a log colour scale from here (a skipped stage is 0)
 
 
 def stage_norms_figure(norms: np.ndarray, tokens: list[str], stage_labels: list[str], title: str) -> go.Figure:
-    """norms [T, S]: each token's vector length (row) at each stage of the block (column), written in its cell.
-
-    ``stage_labels`` are short ("LN 1"): seven columns must fit a phone's width."""
+    """norms [T, S]: each token's vector length (row) at each stage of the block (column), coloured by its log:
+    one long vector ([CLS] after the feed-forward, or any vector without LayerNorm) would wash a linear scale
+    out. The hover gives each exact length. ``stage_labels`` are short ("LN 1"): seven columns fit a phone."""
     norms = np.asarray(norms, dtype=np.float64)
     rows = _rows(tokens)
     if norms.shape != (len(tokens), len(stage_labels)):
         raise ValueError(f"Need [{len(tokens)}, {len(stage_labels)}] norms, got {norms.shape}.")
-    heat = {"type": "heatmap", "z": norms, "x": list(stage_labels), "y": rows, "colorscale": palette.WEIGHT_SCALE,
-            "zmin": 0.0, "zmax": max(float(np.nanmax(norms)) if np.isfinite(norms).any() else 1.0, 1e-6),
-            "text": [[cell(v) for v in row] for row in norms], "texttemplate": "%{text}",
-            "hovertemplate": "%{y}, %{x}: length %{z:.3g}<extra></extra>",
-            "colorbar": {"title": {"text": "length"}, "thickness": 10, "xpad": 2}}
+    logs = np.log10(np.maximum(np.nan_to_num(norms, nan=FLOOR, posinf=1e30), FLOOR))
+    lo, hi = int(np.floor(logs.min())), int(np.ceil(logs.max()))
+    hi = max(hi, lo + 1)
+    ticks = list(range(lo, hi + 1, max(1, -(-(hi - lo) // 5))))
+    heat = {"type": "heatmap", "z": logs, "x": list(stage_labels), "y": rows, "colorscale": palette.WEIGHT_SCALE,
+            "zmin": float(lo), "zmax": float(hi), "customdata": norms,
+            "hovertemplate": "%{y}, %{x}: length %{customdata:.3g}<extra></extra>",
+            "colorbar": {"title": {"text": "length"}, "thickness": 10, "xpad": 2, "tickvals": ticks,
+                         "ticktext": [_power(t) for t in ticks]}}
     return figure([heat], title, "stage of the block", "token", height=_height(len(tokens)), override={
         "yaxis": {"autorange": "reversed"},
         "margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 96},
     })
+
+
+def _power(exponent: int) -> str:
+    """10 to a whole power as a tick label: 0.01, 0.1, 1, 10, 100, 1000, then 10⁴."""
+    if -2 <= exponent <= 3:
+        return f"{10.0 ** exponent:g}"
+    return "10" + str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 def stage_vectors_figure(X: np.ndarray, tokens: list[str], title: str) -> go.Figure:

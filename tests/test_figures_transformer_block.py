@@ -13,18 +13,33 @@ TOKENS = ["[CLS]", "the", "<b>bank</b>", "the", "[SEP]"]
 STAGES = ["input", "attention out", "after LayerNorm 2"]
 
 
-def test_norms_heatmap_has_a_row_per_token_a_column_per_stage_and_escapes_tokens():
-    norms = np.arange(15, dtype=float).reshape(5, 3)
+def read(tick: str) -> float:
+    """A colour-bar label as a number: "0.1", "1000", or "10⁻³" → 0.001."""
+    if tick.startswith("10") and len(tick) > 2 and not tick[2].isdigit():
+        return 10.0 ** int(tick[2:].translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+    return float(tick)
+
+
+def test_norms_heatmap_has_a_row_per_token_a_column_per_stage_on_a_log_scale_and_escapes_tokens():
+    norms = np.array([[0.0, 1, 10], [2, 3, 150], [4, 5, 6], [7, 8, 9], [10, 11, 12]], dtype=float)
     fig = stage_norms_figure(norms, TOKENS, STAGES, "lengths")
     (hm,) = fig.data
     assert isinstance(hm, go.Heatmap)
-    np.testing.assert_array_equal(np.asarray(hm.z), norms)
+    np.testing.assert_allclose(np.asarray(hm.z), np.log10(np.maximum(norms, 1e-3)))
+    np.testing.assert_array_equal(np.asarray(hm.customdata), norms)               # the hover's exact lengths
+    assert "%{customdata" in hm.hovertemplate
     assert list(hm.x) == STAGES and len(set(hm.y)) == 5                     # "the" twice stays twice
-    assert list(hm.text[0]) == ["0", "1", "2"] and hm.texttemplate == "%{text}"
     assert hm.y[2] == "2: &lt;b&gt;bank&lt;/b&gt;" and "<b>bank" not in fig.to_json()
-    assert hm.zmin == 0 and hm.zmax == pytest.approx(14)
+    assert hm.zmin == -3 and hm.zmax == 3                                   # 10⁻³ (the floor) … 150 < 10³
+    bar = hm.colorbar
+    assert [10.0 ** v for v in bar.tickvals] == pytest.approx([read(t) for t in bar.ticktext])
     assert fig.layout.yaxis.autorange == "reversed"
     assert fig.layout.xaxis.title.text == "stage of the block" and fig.layout.yaxis.title.text == "token"
+
+
+def test_norms_heatmap_writes_large_powers_with_superscripts():
+    fig = stage_norms_figure(np.full((5, 3), 2e4), TOKENS, STAGES, "t")
+    assert fig.data[0].colorbar.ticktext[-1] == "10⁵"
 
 
 def test_norms_heatmap_refuses_a_shape_that_does_not_match():

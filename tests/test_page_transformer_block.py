@@ -29,6 +29,11 @@ def z(at, key: str) -> np.ndarray:
     return np.array(figure(at, key)["data"][0]["z"], dtype=float)
 
 
+def norms_shown(at) -> np.ndarray:
+    """The lengths the norms chart holds (its colours are their logs; the hover reads these)."""
+    return np.array(figure(at, "tb_fig_norms")["data"][0]["customdata"], dtype=float)
+
+
 def lines(at, key: str) -> list[np.ndarray]:
     return [np.array(t["y"], dtype=float) for t in figure(at, key)["data"]]
 
@@ -62,7 +67,7 @@ def test_default_tokens_and_block_1_norms_are_the_models_with_the_residual_off(m
     assert at.code[0].value.split() == list(run.tokens)
     s = bert.encoder_layer_stages(run.hidden_states[0], model.params, 0, residual=False)
     want = np.stack([np.linalg.norm(v.astype(np.float64), axis=1) for v in s.stages()], axis=1)
-    np.testing.assert_allclose(z(at, "tb_fig_norms"), want, rtol=1e-5)
+    np.testing.assert_allclose(norms_shown(at), want, rtol=1e-5)
     assert "Switched off in every block: the residual connections." in texts(at)
 
 
@@ -71,13 +76,13 @@ def test_the_layer_slider_redraws_one_block_without_running_the_model_again(mode
     calls = []
     original = bert.MiniLM.run_stages
     monkeypatch.setattr(bert.MiniLM, "run_stages", lambda self, *a, **k: calls.append(a) or original(self, *a, **k))
-    before = z(at, "tb_fig_norms")
+    before = norms_shown(at)
     at.slider(key="tb_layer").set_value(4).run()
     run = model.run_stages(RIVER, bert.BlockParts(residual=False))
     s = bert.encoder_layer_stages(run.hidden_states[3], model.params, 3, residual=False)
     want = np.stack([np.linalg.norm(v.astype(np.float64), axis=1) for v in s.stages()], axis=1)
-    np.testing.assert_allclose(z(at, "tb_fig_norms"), want, rtol=1e-5)
-    assert not np.allclose(z(at, "tb_fig_norms"), before)
+    np.testing.assert_allclose(norms_shown(at), want, rtol=1e-5)
+    assert not np.allclose(norms_shown(at), before)
     assert len(calls) == 1, "only this test's own run: the page read its cached run"
     at.selectbox(key="tb_stage").set_value("attention out").run()
     np.testing.assert_allclose(z(at, "tb_fig_vectors"), s.attention[:, :24], rtol=1e-5, atol=1e-6)
@@ -86,13 +91,13 @@ def test_the_layer_slider_redraws_one_block_without_running_the_model_again(mode
 def test_the_length_sentence_follows_the_norms_with_and_without_layer_norm():
     at = open_page(SLUG)
     set_parts(at, True, True, True)
-    norms = z(at, "tb_fig_norms")
+    norms = norms_shown(at)
     assert f"lie between {norms[:, 3].min():.3g} and {norms[:, 3].max():.3g}" in texts(at)
     assert f"{norms[:, 0].mean():.3g} at the input" in texts(at)
     for layer in (1, 6):
         set_parts(at, True, False, True)
         at.slider(key="tb_layer").set_value(layer).run()
-        norms = z(at, "tb_fig_norms")
+        norms = norms_shown(at)
         ratio = norms[:, -1].mean() / norms[:, 0].mean()
         assert f"{'grows' if ratio > 1 else 'shrinks'} by ×{ratio:.3g}" in texts(at)
         np.testing.assert_allclose(norms[:, 3], norms[:, 2])          # no LayerNorm: the stage is the sum
@@ -171,7 +176,7 @@ def test_a_long_sentence_is_truncated_with_a_warning_and_still_drawn(model):
     at = open_page(SLUG)
     at.text_input(key="tb_text").set_value("a " * 200).run()
     assert not at.exception and any("Truncated" in w.value for w in at.warning)
-    assert z(at, "tb_fig_norms").shape == (128, 7)
+    assert norms_shown(at).shape == (128, 7)
 
 
 def test_typed_markup_stays_text():
