@@ -37,13 +37,6 @@ frame.header()
 shown = frame.steps(Step.labels())
 
 
-def switched_off(parts: core.BlockParts) -> str:
-    """The parts switched off, in words: "the residual connections and the LayerNorms", or "nothing"."""
-    off = [name for name, on in (("the residual connections", parts.residual), ("the LayerNorms", parts.layer_norm),
-                                 ("the feed-forward network", parts.feed_forward)) if not on]
-    return " and ".join([", ".join(off[:-1]), off[-1]] if len(off) > 1 else off) or "nothing"
-
-
 st.subheader("① Your sentence and the block's parts")
 text = frame.control(st.text_input, "text", "Type a sentence", tb.SENTENCE, max_chars=tb.MAX_CHARS)
 frame.note("parts")
@@ -51,7 +44,7 @@ a, b, c = st.columns(3)
 parts = core.BlockParts(frame.control(a.toggle, "residual", "Residual connections", False),
                         frame.control(b.toggle, "layer_norm", "LayerNorms", True),
                         frame.control(c.toggle, "feed_forward", "Feed-forward", True))
-OFF = switched_off(parts)
+OFF = tb.switched_off(parts)
 
 
 def read_sentence(text: str) -> bool:
@@ -68,6 +61,18 @@ def read_sentence(text: str) -> bool:
         st.warning("Truncated: the model reads at most 128 tokens, so the rest of your text was cut off.",
                    icon=":material/content_cut:")
     return True
+
+
+def skipped_columns(parts: core.BlockParts) -> str:
+    """Which columns of the lengths chart repeat another one, for the parts switched off."""
+    said = []
+    if not parts.residual:
+        said.append("without the residual, each sum (+res) is its sublayer's output alone")
+    if not parts.layer_norm:
+        said.append("without LayerNorm, each LN column repeats the sum before it")
+    if not parts.feed_forward:
+        said.append("without the feed-forward its sublayer is skipped: FF is 0 and the last two columns repeat LN 1")
+    return (" Here " + "; ".join(said) + ".") if said else ""
 
 
 def length_sentence(norms: np.ndarray, layer: int) -> str:
@@ -99,7 +104,8 @@ def one_block(text: str, parts: core.BlockParts) -> None:
     rows = [f"{i}: {t}" for i, t in enumerate(tokens)]
     chart(built(stage_norms_figure, norms, tokens, list(SHORT), f"Vector lengths in block {layer}"),
           "Columns: the input, attention's output (attn), the sum with the residual (+res 1), the LayerNorm (LN 1), "
-          "the feed-forward output (FF), the second sum and the second LayerNorm. " + length_sentence(norms, layer),
+          "the feed-forward output (FF), the second sum and the second LayerNorm." + skipped_columns(parts) + " "
+          + length_sentence(norms, layer),
           lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key="tb_fig_norms")
     X = np.asarray(stages[STAGES.index(stage)], dtype=np.float64)[:, :DIMS]
     chart(built(stage_vectors_figure, X, tokens, f"Block {layer}, {stage}: the first {DIMS} numbers"),
@@ -111,7 +117,7 @@ def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str) -> str:
     """What the alikeness chart shows, computed from its two lines."""
     said = (f"With every part on, the mean cosine between tokens goes from {full[0]:.3f} after the embedding to "
             f"{full[-1]:.3f} after layer 6.")
-    if not OFF or OFF == "nothing":
+    if OFF == "nothing":
         return said + " Nothing is switched off, so the two lines are the same model: switch a part off above."
     said += f" Without {OFF} it reaches {ablated[-1]:.3f}: "
     if verdict == "collapsed":
@@ -125,7 +131,8 @@ def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str) -> str:
     return said + f"the tokens end {full[-1] - ablated[-1]:.3f} less alike than in the full model."
 
 
-def tokens_alike(text: str, parts: core.BlockParts) -> None:
+def tokens_alike(text: str, parts: core.BlockParts) -> bool:
+    """Step 3: the prediction, then the alikeness chart; True once the prediction is revealed."""
     st.subheader("③ Do the tokens become alike?")
     frame.note("alike")
     full = tb.alikeness(text, True, True, True)
@@ -134,7 +141,7 @@ def tokens_alike(text: str, parts: core.BlockParts) -> None:
     measured = alike_sentence(full, ablated, verdict)
     if not frame.predict("collapse", options=list(OPTIONS), answer=VERDICTS.index(verdict), off=OFF,
                          full=f"{full[-1]:.3f}", measured=measured):
-        return
+        return False
     row = st.container(horizontal=True)
     row.metric("full model, after layer 6", f"{full[-1]:.3f}")
     row.metric(f"without {OFF}" if parts != core.BlockParts() else "the same model", f"{ablated[-1]:.3f}")
@@ -142,6 +149,7 @@ def tokens_alike(text: str, parts: core.BlockParts) -> None:
     chart(built(by_layer_figure, list(tb.LAYER_LABELS), names, "How alike the tokens are", "mean cosine"),
           measured, lambda: pd.DataFrame({k: v.round(4) for k, v in names.items()}, index=tb.LAYER_LABELS),
           key="tb_fig_alike")
+    return True
 
 
 def bank_sentence(full: tb.BankNumbers, ablated: tb.BankNumbers) -> str:
@@ -181,9 +189,9 @@ def two_banks(parts: core.BlockParts) -> None:
 readable = read_sentence(text or "")
 if readable and shown >= Step.BLOCK:
     one_block(text, parts)
-if readable and shown >= Step.ALIKE:
-    tokens_alike(text, parts)
-if shown >= Step.BANK and frame.revealed("collapse"):
+# A student answering a class poll has no reveal of their own: the prediction's return says it is revealed.
+revealed = tokens_alike(text, parts) if readable and shown >= Step.ALIKE else frame.revealed("collapse")
+if shown >= Step.BANK and revealed:
     two_banks(parts)
 
 frame.trap(after=("collapse",))

@@ -103,6 +103,22 @@ def test_the_length_sentence_follows_the_norms_with_and_without_layer_norm():
         np.testing.assert_allclose(norms[:, 3], norms[:, 2])          # no LayerNorm: the stage is the sum
 
 
+def test_each_part_switched_off_is_named_and_its_columns_repeat_as_the_caption_says():
+    at = set_parts(open_page(SLUG), False, False, False)
+    said = texts(at)
+    assert ("Switched off in every block: the residual connections, the LayerNorms and the feed-forward network."
+            in said)
+    assert "FF is 0 and the last two columns repeat LN 1" in said and "each LN column repeats the sum" in said
+    n = norms_shown(at)
+    assert not n[:, 4].any()
+    np.testing.assert_array_equal(n[:, 5], n[:, 3])
+    np.testing.assert_array_equal(n[:, 6], n[:, 3])
+    np.testing.assert_array_equal(n[:, 3], n[:, 2])
+    np.testing.assert_array_equal(n[:, 2], n[:, 1])                     # no residual: the sum is attention's output
+    set_parts(at, True, True, True)
+    assert "Here without" not in texts(at) and n.shape == norms_shown(at).shape
+
+
 @pytest.mark.parametrize("parts", SETTINGS, ids=lambda p: "".join("+" if x else "-" for x in p))
 def test_the_alikeness_chart_and_its_sentence_follow_the_numbers_at_every_setting(model, parts):
     at = set_parts(open_page(SLUG), *parts)

@@ -22,6 +22,13 @@ MAX_CHARS = 500                                        # the sentence box's limi
 LAYER_LABELS = ("embedding", *(f"layer {n}" for n in range(1, core.bert.N_LAYERS + 1)))
 
 
+def switched_off(parts: core.BlockParts) -> str:
+    """The parts switched off, in words: "the residual connections and the LayerNorms", or "nothing"."""
+    off = [name for name, on in (("the residual connections", parts.residual), ("the LayerNorms", parts.layer_norm),
+                                 ("the feed-forward network", parts.feed_forward)) if not on]
+    return " and ".join([", ".join(off[:-1]), off[-1]] if len(off) > 1 else off) or "nothing"
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def staged_run(text: str, residual: bool, layer_norm: bool, feed_forward: bool) -> core.StagedRun:
     """The sentence through the six blocks with these parts (each layer's output: [7, T, 384] float32, at most
