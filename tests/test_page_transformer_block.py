@@ -10,10 +10,13 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import attention_core as core
 from attention_core import bert
 from devtools.apptest import figure, open_page, texts
+from tests.test_statements_property import marked_right
 
 SLUG = "transformer_block"
 RIVER, TILL = "I sat on the muddy river bank", "I deposited cash at the bank"
@@ -200,3 +203,27 @@ def test_typed_markup_stays_text():
     at.text_input(key="tb_text").set_value("**bold** <b>x</b> [link](http://127.0.0.1:9)").run()
     assert not at.exception
     assert all("<b>" not in m.value or m.value.startswith("`") for m in at.markdown)
+
+
+WORDS = ["the", "bank", "river", "cash", "a", "cat", "sat", "on", "mat", "word", "!", "deposited", "muddy"]
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=12), parts=st.tuples(*[st.booleans()] * 3),
+       layer=st.integers(1, 6))
+def test_from_a_link_the_option_marked_right_and_every_number_follow_the_model(model, words, parts, layer):
+    """Any sentence and any parts, opened from a link: the prediction marks the option the numbers make right,
+    and the lengths chart is the block at that layer."""
+    text = " ".join(words)
+    at = open_page(SLUG, tb_text=text, tb_residual=str(parts[0]).lower(), tb_layer_norm=str(parts[1]).lower(),
+                   tb_feed_forward=str(parts[2]).lower(), tb_layer=str(layer))
+    run = model.run_stages(text, bert.BlockParts(*parts))
+    s = bert.encoder_layer_stages(run.hidden_states[layer - 1], model.params, layer - 1, residual=parts[0],
+                                  layer_norm=parts[1], feed_forward=parts[2])
+    want = np.stack([np.linalg.norm(v.astype(np.float64), axis=1) for v in s.stages()], axis=1)
+    np.testing.assert_allclose(norms_shown(at), want, rtol=1e-5, atol=1e-6)
+    f, a = alike(model.run_stages(text).hidden_states)[-1], alike(run.hidden_states)[-1]
+    right = (0 if a >= 0.95 else 1) if a > f + 0.05 else 2 if a >= f - 0.05 else 3
+    _, marked = marked_right(at, SLUG, "collapse")
+    assert marked == [at.radio(key=f"{SLUG}__predict__collapse").options[right]]
