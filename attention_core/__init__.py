@@ -14,7 +14,7 @@ from .attention import (
     output_with_rounded_weights,
     scaled_dot_product_attention,
 )
-from .bert import load_model
+from .bert import BlockParts, LayerStages, StagedRun, encoder_layer_stages, load_model
 from .convex_blending import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
 from .flash_attention import (
     A100_SXM_40GB,
@@ -142,5 +142,14 @@ from .sqrt_dk import (
     random_score_rows,
     row_summary,
     softmax_sweep,
+)
+from .transformer_block import (
+    alikeness_by_layer,
+    compare_alikeness,
+    cosine_to_others,
+    first_layer_at,
+    mean_pairwise_cosine,
+    token_norms,
+    unit_rows,
 )
 from .words import clean_label, parse_labels

@@ -193,6 +193,101 @@ def encoder_layer(x: np.ndarray, p: dict, layer: int, weights_out: np.ndarray | 
     return layer_norm(out, p[f"layer{layer}.ln_ffn.g"], p[f"layer{layer}.ln_ffn.b"]), weights
 
 
+# --- the block with a part switched off (the transformer_block lesson) -------------------------------
+
+@dataclass(frozen=True)
+class BlockParts:
+    """Which parts of every encoder block run: the residual connections, the LayerNorms, the feed-forward.
+    All on is the real model."""
+
+    residual: bool = True
+    layer_norm: bool = True
+    feed_forward: bool = True
+
+    @property
+    def full(self) -> bool:
+        return self.residual and self.layer_norm and self.feed_forward
+
+
+STAGE_LABELS = ("input", "attention", "+ residual", "LayerNorm", "feed-forward", "+ residual", "LayerNorm")
+
+
+@dataclass(frozen=True)
+class LayerStages:
+    """One encoder block on [T, d] vectors, every stage kept (each [T, d]; weights [n_heads, T, T]).
+
+    A part switched off passes its input through: without the residual a sum is its sublayer's output
+    alone, without LayerNorm a normalised stage is the sum itself, and without the feed-forward its
+    whole sublayer (the LayerNorm after it too) is skipped, so ``ffn`` is 0 and the output is ``attn_norm``.
+    """
+
+    x: np.ndarray               # the block's input
+    attention: np.ndarray       # MultiHead(x), W_O applied
+    attn_sum: np.ndarray        # x + attention
+    attn_norm: np.ndarray       # LayerNorm(attn_sum)
+    ffn: np.ndarray             # W₂ GELU(W₁ attn_norm + b₁) + b₂
+    ffn_sum: np.ndarray         # attn_norm + ffn
+    output: np.ndarray          # LayerNorm(ffn_sum): the block's output
+    weights: np.ndarray         # every head's attention weights
+
+    def stages(self) -> tuple[np.ndarray, ...]:
+        """The seven [T, d] stages in STAGE_LABELS order."""
+        return self.x, self.attention, self.attn_sum, self.attn_norm, self.ffn, self.ffn_sum, self.output
+
+
+def encoder_layer_stages(x: np.ndarray, p: dict, layer: int, *, residual: bool = True, layer_norm: bool = True,
+                         feed_forward: bool = True) -> LayerStages:
+    """``encoder_layer`` keeping every stage, with any of its parts switched off. x: [T, d] → LayerStages.
+
+    All on, ``output`` equals ``encoder_layer(x, p, layer)[0]`` exactly (the same operations in the same order).
+    """
+    attention, weights = multi_head_attention(x, p, layer)                     # [T, d], [H, T, T]
+    attn_sum = attention + x if residual else attention.copy()
+    attn_norm = (layer_norm_of(attn_sum, p, layer, "ln_attn") if layer_norm else attn_sum)
+    if not feed_forward:                                                       # the sublayer skipped
+        return LayerStages(x, attention, attn_sum, attn_norm, np.zeros_like(attn_norm), attn_norm, attn_norm, weights)
+    ffn_out = ffn(attn_norm, p, layer)                                         # [T, d]
+    ffn_sum = ffn_out + attn_norm if residual else ffn_out.copy()
+    output = layer_norm_of(ffn_sum, p, layer, "ln_ffn") if layer_norm else ffn_sum
+    return LayerStages(x, attention, attn_sum, attn_norm, ffn_out, ffn_sum, output, weights)
+
+
+def layer_norm_of(x: np.ndarray, p: dict, layer: int, name: str) -> np.ndarray:
+    """The block's LayerNorm ``name`` ("ln_attn" or "ln_ffn") with its learned gain and bias. [T, d] → [T, d]."""
+    return layer_norm(x, p[f"layer{layer}.{name}.g"], p[f"layer{layer}.{name}.b"])
+
+
+def staged_hidden_states(token_ids: np.ndarray, p: dict, parts: BlockParts) -> np.ndarray:
+    """The embeddings, then each block's output with ``parts`` switched as given: [7, T, d] float32.
+
+    The embedding (and its LayerNorm) is the model's own in every setting: the parts switched are the blocks'.
+    """
+    x = embed(np.asarray(token_ids), p)                                       # [T, d]
+    hidden = np.empty((N_LAYERS + 1, *x.shape), np.float32)                  # [7, T, d]
+    hidden[0] = x
+    with np.errstate(over="ignore", invalid="ignore"):                       # unnormalised, a block may overflow
+        for layer in range(N_LAYERS):
+            hidden[layer + 1] = x = encoder_layer_stages(
+                x, p, layer, residual=parts.residual, layer_norm=parts.layer_norm,
+                feed_forward=parts.feed_forward).output
+    return hidden
+
+
+@dataclass(frozen=True)
+class StagedRun:
+    """One sentence through the encoder with some block parts switched off.
+
+    tokens: [T] incl. [CLS]/[SEP]; token_ids: [T]; hidden_states: [7, T, 384] float32, read-only (the
+    embeddings, then each block's output); parts: what ran; truncated: the text or its tokens were cut.
+    """
+
+    tokens: tuple[str, ...]
+    token_ids: tuple[int, ...]
+    hidden_states: np.ndarray
+    parts: BlockParts
+    truncated: bool
+
+
 def mean_pool(hidden: np.ndarray) -> np.ndarray:
     """Mean over tokens, then unit length: the sentence-transformers embedding. [T, d] → [d]."""
     v = hidden.mean(axis=0)
@@ -266,6 +361,17 @@ class MiniLM:
     def sentence_embedding(self, text: str) -> np.ndarray:
         """Mean-pooled, L2-normalised last hidden state: [384]."""
         return mean_pool(self.run(text).hidden_states[-1])
+
+    def run_stages(self, text: str, parts: BlockParts | None = None) -> StagedRun:
+        """Tokenise and encode one sentence with ``parts`` of every block switched as given (all on by default;
+        each layer's stages: ``encoder_layer_stages(run.hidden_states[layer], ...)``). Raises ValueError for
+        empty text."""
+        parts = parts or BlockParts()
+        enc = self.tokenizer.encode(text)
+        with single_threaded_blas():                                          # small products: see _blas.py
+            hidden = staged_hidden_states(np.asarray(enc.token_ids), self.params, parts)
+        return StagedRun(tokens=tuple(enc.tokens), token_ids=tuple(enc.token_ids), hidden_states=read_only(hidden),
+                         parts=parts, truncated=enc.truncated)
 
     def head_trace(self, run: BertRun, layer: int, head: int) -> AttentionTrace:
         """Every stage (Q, K, V, scores, scaled, weights, output) of one head, for a lesson chart."""

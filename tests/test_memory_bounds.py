@@ -19,7 +19,7 @@ import pytest
 import attention_core as core
 from devtools.apptest import ROOT, open_page
 from ui import charts, models
-from ui.lessons import polysemy, positional_encoding, real_model_lab, rnn_vs_attention, sqrt_dk
+from ui.lessons import polysemy, positional_encoding, real_model_lab, rnn_vs_attention, sqrt_dk, transformer_block
 from ui.lru import ByteLRU, deep_size, once
 
 MB = 2**20
@@ -198,6 +198,9 @@ WORST = {
     "reference_stacks": (real_model_lab.reference_stacks, ("bank",)),
     # 128 tokens, each its own word: the longest sentence the page can run.
     "shuffle_numbers": (positional_encoding.shuffle_numbers, ("!" * positional_encoding.MAX_CHARS, 20)),
+    "staged_run": (transformer_block.staged_run, ("word " * 200, False, False, True)),     # 128 tokens
+    "alikeness": (transformer_block.alikeness, ("word " * 200, False, True, True)),
+    "bank_numbers": (transformer_block.bank_numbers, (False, True, True)),
 }
 
 

@@ -34,6 +34,7 @@ PREFIXES = {
     "multi_head": "mh",
     "masks_and_cross_attention": "mk",
     "positional_encoding": "pe",
+    "transformer_block": "tb",
     "rnn_vs_attention": "rn",
     "flash_attention": "fa",
     "real_model_lab": "lab",
