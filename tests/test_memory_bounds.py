@@ -19,7 +19,7 @@ import pytest
 import attention_core as core
 from devtools.apptest import ROOT, open_page
 from ui import charts, models
-from ui.lessons import polysemy, real_model_lab, rnn_vs_attention, sqrt_dk
+from ui.lessons import kv_cache, polysemy, real_model_lab, rnn_vs_attention, sqrt_dk
 from ui.lru import ByteLRU, deep_size, once
 
 MB = 2**20
@@ -196,6 +196,7 @@ WORST = {
     "layer_experiment": (real_model_lab.layer_experiment, (
         "bank", tuple(("bank " * 40 + f"{n} " + "river " * 100)[:3000 // 6] for n in range(6)))),
     "reference_stacks": (real_model_lab.reference_stacks, ("bank",)),
+    "toy_run": (kv_cache.toy_run, (10_000,)),
 }
 
 

@@ -30,6 +30,7 @@ PREFIXES = {
     "masks_and_cross_attention": "mk",
     "rnn_vs_attention": "rn",
     "flash_attention": "fa",
+    "kv_cache": "kv",
     "real_model_lab": "lab",
 }
 
