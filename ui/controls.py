@@ -32,6 +32,7 @@ PREFIXES = {
     "flash_attention": "fa",
     "kv_cache": "kv",
     "real_model_lab": "lab",
+    "glossary": "gl",
 }
 
 # Links shared before a page's keys took its prefix still open the same view: old name -> key.
