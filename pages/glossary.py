@@ -10,9 +10,7 @@ from ui.inputs import literal
 SEARCH_CHARS = 40
 
 frame = lesson("glossary")                      # the title, the question and the search box's key and lock
-st.title(frame.text.title)
-with st.container(key="lesson_question"):        # h2, styled as on every lesson (ui/present.py)
-    st.markdown(f"## {frame.text.question}")
+frame.heading()
 st.info(frame.text.analogy.strip(), icon=":material/lightbulb:")
 st.markdown(frame.text.notes["how"].strip())
 

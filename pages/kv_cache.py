@@ -93,7 +93,7 @@ def decoder(shown: int) -> None:
     a, b, c = st.columns([3, 1, 1])
     t = frame.control(a.slider, "step", "Step t: tokens read so far", 1, len(WORDS), 4,
                       help="Feed the sentence to the decoder one token at a time.")
-    layer = frame.control(b.radio, "layer", "Layer shown", [1, 2], horizontal=True) - 1
+    layer = int(frame.control(b.radio, "layer", "Layer shown", ["1", "2"], horizontal=True)) - 1
     seed = frame.control(c.number_input, "seed", "Random seed", 0, 10_000, 0)
     frame.note("decoder")
     run = kv_cache.toy_run(seed)

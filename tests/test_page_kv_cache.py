@@ -48,7 +48,7 @@ def test_each_step_adds_one_row_to_the_cache_and_the_new_query_weighs_every_row(
         assert len(bars) == w.n_heads and all(len(b["y"]) == t for b in bars)
         np.testing.assert_allclose([b["y"] for b in bars], full.weights[0][:, t - 1, :t], atol=1e-9)
         assert f"Step {t}" in texts(at)
-    at.radio(key="kv_layer").set_value(2).run()
+    at.radio(key="kv_layer").set_value("2").run()
     values = np.array(figure(at, "kv_fig_values")["data"][0]["z"], dtype=float)
     np.testing.assert_allclose(values, full.values[1].reshape(12, -1), atol=1e-9)
 
