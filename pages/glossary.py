@@ -24,7 +24,9 @@ def glossary() -> None:
                           placeholder="e.g. softmax, cache, memory")
     found = matching(terms, query or "")
     typed = " ".join((query or "").split())
-    if typed and not found:
+    if query and not typed:
+        st.info(f"The box holds only spaces, so all {len(terms)} terms are shown.", icon=":material/info:")
+    elif typed and not found:
         st.caption(f"No term holds “{literal(typed, SEARCH_CHARS)}”. Clear the box to see all {len(terms)}.")
     elif typed:
         st.caption(f"{len(found)} of {len(terms)} terms hold “{literal(typed, SEARCH_CHARS)}”.")

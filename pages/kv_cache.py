@@ -115,8 +115,7 @@ def cost(shown: int) -> None:
     frame.note("cost")
     shape = MODELS[frame.control(st.radio, "model", "Model", list(MODELS))]
     a, b, c = st.columns(3)
-    n = frame.control(a.select_slider, "tokens", "Tokens of context", LENGTHS, 4096,
-                      format_func=lambda v: f"{v:,}")
+    n = frame.control(a.select_slider, "tokens", "Tokens of context", LENGTHS, 4096)
     batch = frame.control(b.slider, "batch", "Sequences in the batch", 1, 64, 1)
     bytes_per = PRECISIONS[frame.control(c.radio, "bytes", "Cache precision", list(PRECISIONS), index=1,
                                          horizontal=True)]
