@@ -28,7 +28,7 @@ def cache_figure(rows: np.ndarray, step: int, tokens: list[str], columns: list[s
            "yref": "y", "line": {"color": colour, "width": 4}}
     return figure(traces, title, "head · component", "", height=380, legend=False, shapes=[box],
                   yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category", "tickangle": -90},
-                  override={"margin": {"l": text_px(tokens) + 20, "b": 110}})
+                  override={"margin": {"l": text_px(tokens) + 20, "b": 96}})
 
 
 def step_weights_figure(weights: np.ndarray, tokens: list[str]) -> go.Figure:
@@ -41,7 +41,7 @@ def step_weights_figure(weights: np.ndarray, tokens: list[str]) -> go.Figure:
     return figure(traces, f"The new token's weights over the {weights.shape[1]} cached tokens", "cached token",
                   "weight", height=320, barmode="group", yaxis={"range": [0, 1]},
                   xaxis={"type": "category", "tickangle": -45 if len(tokens) > 6 else 0},
-                  override={"margin": {"b": 176}})
+                  override={"margin": {"b": 144 + (40 if len(tokens) > 6 else 0)}})
 
 
 def work_figure(cached: np.ndarray, uncached: np.ndarray, step: int) -> go.Figure:

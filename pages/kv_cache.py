@@ -164,7 +164,7 @@ def memory_bound(k: kv_cache.CacheCost, n: int, batch: int) -> None:
     st.markdown(f"Generating one more token for {who} at "
                 f"{n:,} tokens of context reads **{size(r.bytes)}** (the weights once and the whole cache, "
                 f"{100 * k.cache / r.bytes:.3g}% of it) and does {written(r.flops, 3)} FLOPs: "
-                f"**{written(r.intensity, 3)} FLOPs per byte**, {'below' if r.intensity < r.ridge else 'above'} the "
+                f"**{r.intensity:,.2f} FLOPs per byte**, {'below' if r.intensity < r.ridge else 'above'} the "
                 f"{GPU.name}'s ridge point of {r.ridge:.0f}. The step is **{verdict}**: reading takes at least "
                 f"{r.memory_seconds * 1e3:.3g} ms at {GPU.bandwidth / 1e9:,.0f} GB/s, the arithmetic "
                 f"{r.compute_seconds * 1e3:.3g} ms.")
