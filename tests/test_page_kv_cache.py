@@ -72,6 +72,16 @@ def test_the_reveal_shows_the_cache_equal_to_recomputing_and_the_work_grow_as_t_
         assert ("the same work at the first step" in said) == (t == 1)
         if t > 1:
             assert f"{uncached / cached:.1f}× as many" in said
+    for seed in (10_000, 1):                                      # the seed's other end, and one more
+        at.number_input(key="kv_seed").set_value(seed).run()
+        at.slider(key="kv_step").set_value(12).run()
+        w, X = recomputed(seed)
+        full = decode_all_uncached(X, w)
+        delta = np.abs(np.array([s.output for s in decode_cached(X, w)]) - full.outputs).max()
+        shown = metric(at, "max |Δ| up to step 12")
+        assert not at.exception and shown <= 1e-12 and shown == pytest.approx(delta, rel=0.05, abs=1e-300)
+        assert ("no difference at all" in texts(at)) == (delta == 0)
+    at.number_input(key="kv_seed").set_value(0).run()
     work = figure(at, "kv_fig_work")["data"]
     recompute, cached = np.array(work[0]["y"], dtype=float), np.array(work[1]["y"], dtype=float)
     assert np.allclose(np.diff(cached, 2), 0)                     # like t: constant steps
