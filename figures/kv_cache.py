@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import LABEL_PAD, figure, log_axis, text_px, vline
+from ._layout import TITLED_LABEL_PAD, figure, log_axis, text_px, vline
 
 HEAD_COLOURS = (palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED)
 
@@ -26,9 +26,9 @@ def cache_figure(rows: np.ndarray, step: int, tokens: list[str], columns: list[s
     }]
     box = {"type": "rect", "x0": -0.5, "x1": len(columns) - 0.5, "y0": step - 1.5, "y1": step - 0.5, "xref": "x",
            "yref": "y", "line": {"color": colour, "width": 4}}
-    return figure(traces, title, "head · component", "", height=380, legend=False, shapes=[box],
+    return figure(traces, title, "head · component", "token", height=380, legend=False, shapes=[box],
                   yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category", "tickangle": -90},
-                  override={"margin": {"l": text_px(tokens) + LABEL_PAD, "b": 96}})
+                  override={"margin": {"l": text_px(tokens) + TITLED_LABEL_PAD, "b": 96}})
 
 
 def step_weights_figure(weights: np.ndarray, tokens: list[str]) -> go.Figure:

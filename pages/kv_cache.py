@@ -163,11 +163,11 @@ def memory_bound(k: kv_cache.CacheCost, n: int, batch: int) -> None:
     who = f"each of the {batch} sequences" if batch > 1 else "the one sequence"
     st.markdown(f"Generating one more token for {who} at "
                 f"{n:,} tokens of context reads **{size(r.bytes)}** (the weights once and the whole cache, "
-                f"{100 * k.cache / r.bytes:.3g}% of it) and does {written(r.flops, 3)} FLOPs: "
+                f"{written(100 * k.cache / r.bytes, 3)}% of it) and does {written(r.flops, 3)} FLOPs: "
                 f"**{r.intensity:,.2f} FLOPs per byte**, {'below' if r.intensity < r.ridge else 'above'} the "
                 f"{GPU.name}'s ridge point of {r.ridge:.0f}. The step is **{verdict}**: reading takes at least "
-                f"{r.memory_seconds * 1e3:.3g} ms at {GPU.bandwidth / 1e9:,.0f} GB/s, the arithmetic "
-                f"{r.compute_seconds * 1e3:.3g} ms.")
+                f"{written(r.memory_seconds * 1e3, 3)} ms at {GPU.bandwidth / 1e9:,.0f} GB/s, the arithmetic "
+                f"{written(r.compute_seconds * 1e3, 3)} ms.")
     st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
     st.page_link(navigation.page("flash_attention"), icon=":material/bolt:",
                  label="More on memory-bound attention: Attention, block by block")
