@@ -44,6 +44,17 @@ def size(n_bytes: float) -> str:
     return f"{n_bytes:,.0f} bytes"
 
 
+def step_sentence(t: int) -> str:
+    """What step t computes and what it only reads, in words that fit t = 1 (empty cache) and t = 2."""
+    if t == 1:
+        return (f"**Step 1** reads “{WORDS[0]}”: the cache is empty, so the token's own key and value become row 1, "
+                "and its query attends to that row alone.")
+    rows, old = ("both rows", "Row 1 is") if t == 2 else (f"all {t} rows", f"Rows 1 to {t - 1} are")
+    return (f"**Step {t}** reads “{WORDS[t - 1]}”: it computes that one token's query, key and value in each layer, "
+            f"appends the key and value as row {t} of the cache, and attends from the one query over {rows}. "
+            f"{old} read, never recomputed.")
+
+
 def cache_charts(run: kv_cache.ToyRun, t: int, layer: int) -> None:
     """The layer's cached keys and values after step t, and the new token's weights over them."""
     left, right = st.columns(2)
@@ -97,11 +108,7 @@ def decoder(shown: int) -> None:
     seed = frame.control(c.number_input, "seed", "Random seed", 0, 10_000, 0)
     frame.note("decoder")
     run = kv_cache.toy_run(seed)
-    st.markdown(f"**Step {t}** reads “{WORDS[t - 1]}”: it computes that one token's query, key and value in each "
-                f"layer, appends the key and value as row {t} of the cache, and attends from the one query over "
-                f"all {t} rows. Rows 1 to {t - 1} are read, never recomputed." if t > 1 else
-                f"**Step 1** reads “{WORDS[0]}”: the cache is empty, so the token's own key and value become row 1, "
-                "and its query attends to that row alone.")
+    st.markdown(step_sentence(t))
     cache_charts(run, t, layer)
     if frame.predict("same") and shown >= Step.SAME:
         same_outputs(run, t)
