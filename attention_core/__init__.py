@@ -33,6 +33,28 @@ from .flash_attention import (
 )
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
+from .kv_cache import (
+    GPT2_SMALL,
+    LLAMA2_7B,
+    LLAMA2_7B_GQA,
+    MODEL_SHAPES,
+    DecoderWeights,
+    DecodeStep,
+    KVCache,
+    LayerStep,
+    ModelShape,
+    UncachedRun,
+    cache_bytes_per_token,
+    cache_outgrows_weights,
+    decode_all_uncached,
+    decode_cached,
+    decode_step,
+    decode_token_flops,
+    empty_cache,
+    kv_cache_bytes,
+    random_decoder,
+    token_input,
+)
 from .lab import (
     LAYER_LABELS,
     Word,

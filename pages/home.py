@@ -36,6 +36,7 @@ for entry in lessons:
             status += f" · {sum(answers.values())} of {len(answers)} questions right first time"
         st.page_link(navigation.page(entry.slug), label=text.title, icon=entry.icon)
         st.markdown(f"*{text.question}*")
-        st.caption(f"Goal: {text.goal}  \nProgress: {status}")
+        # A reference page (the glossary) has no goal to reach nor questions to count: what it is for, only.
+        st.caption(f"Goal: {text.goal}  \nProgress: {status}" if entry.is_lesson else text.goal)
 
 classroom.publish("home")                          # a presenter's class follows them to this page

@@ -19,7 +19,9 @@ import pytest
 import attention_core as core
 from devtools.apptest import ROOT, open_page
 from ui import charts, models
-from ui.lessons import polysemy, positional_encoding, real_model_lab, rnn_vs_attention, sqrt_dk, transformer_block
+from ui.lessons import (
+    kv_cache, polysemy, positional_encoding, real_model_lab, rnn_vs_attention, sqrt_dk, transformer_block,
+)
 from ui.lru import ByteLRU, deep_size, once
 
 MB = 2**20
@@ -201,6 +203,7 @@ WORST = {
     "staged_run": (transformer_block.staged_run, ("word " * 200, False, False, True)),     # 128 tokens
     "alikeness": (transformer_block.alikeness, ("word " * 200, False, True, True)),
     "bank_numbers": (transformer_block.bank_numbers, (False, True, True)),
+    "toy_run": (kv_cache.toy_run, (10_000,)),
 }
 
 

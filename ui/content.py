@@ -123,6 +123,12 @@ class PageEntry:
     title: str
     icon: str
     section: str
+    kind: str = "lesson"              # "lesson"; "map" (the home page) and "reference" (the glossary) are not
+
+    @property
+    def is_lesson(self) -> bool:
+        """A lesson page: the full frame (question … prediction, trap and check … next), in teaching order."""
+        return self.kind == "lesson"
 
 
 def _check(raw: dict, where: str) -> Check:
@@ -167,15 +173,53 @@ def load_lesson(slug: str) -> Lesson:
 def page_index() -> tuple[PageEntry, ...]:
     """The lessons in teaching order, from assets/lessons/index.toml."""
     raw = tomllib.loads((LESSONS_DIR / "index.toml").read_text(encoding="utf-8"))
-    return tuple(PageEntry(slug=p["slug"], title=p["title"], icon=p["icon"], section=s["name"])
-                 for s in raw["sections"] for p in s["pages"])
+    return tuple(PageEntry(slug=p["slug"], title=p["title"], icon=p["icon"], section=s["name"],
+                           kind=p.get("kind", "lesson")) for s in raw["sections"] for p in s["pages"])
+
+
+def lessons() -> tuple[PageEntry, ...]:
+    """The lesson pages in teaching order: the index without the lesson map and the reference pages."""
+    return tuple(p for p in page_index() if p.is_lesson)
 
 
 def neighbours(slug: str) -> tuple[PageEntry | None, PageEntry | None]:
-    """The lesson before and after ``slug`` in teaching order (home is not a lesson)."""
-    lessons = [p for p in page_index() if p.slug != "home"]
-    i = next(i for i, p in enumerate(lessons) if p.slug == slug)
-    return (lessons[i - 1] if i > 0 else None, lessons[i + 1] if i + 1 < len(lessons) else None)
+    """The lesson before and after ``slug`` in teaching order (home and the glossary are not lessons)."""
+    order = lessons()
+    i = next(i for i, p in enumerate(order) if p.slug == slug)
+    return (order[i - 1] if i > 0 else None, order[i + 1] if i + 1 < len(order) else None)
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary entry: its name, its anchor on the glossary page, its explanation, the lessons that use it
+    (slugs, some perhaps not in the index yet) and the words those lessons say it with, if not its name."""
+
+    name: str
+    anchor: str
+    text: str
+    lessons: tuple[str, ...]
+    seen_as: tuple[str, ...]
+
+
+def anchor(name: str) -> str:
+    """A term's anchor: its name in lower case, each run of other characters one "-" ("Query, key and value"
+    gives "query-key-and-value")."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+@lru_cache(maxsize=1)
+def load_glossary() -> tuple[Term, ...]:
+    """The terms of assets/lessons/glossary.toml, sorted A to Z (ignoring case)."""
+    raw = tomllib.loads((LESSONS_DIR / "glossary.toml").read_text(encoding="utf-8"))
+    terms = (Term(name=t["name"], anchor=anchor(t["name"]), text=t["text"], lessons=tuple(t["lessons"]),
+                  seen_as=tuple(t.get("seen_as", ()))) for t in raw["terms"])
+    return tuple(sorted(terms, key=lambda t: t.name.casefold()))
+
+
+def matching(terms: tuple[Term, ...], query: str) -> tuple[Term, ...]:
+    """The terms whose name or explanation holds ``query`` (case and runs of spaces ignored); all for an empty one."""
+    wanted = " ".join(query.split()).casefold()
+    return tuple(t for t in terms if wanted in t.name.casefold() or wanted in " ".join(t.text.split()).casefold())
 
 
 LABELS_FILE = LESSONS_DIR / "control_labels.toml"

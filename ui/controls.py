@@ -37,7 +37,9 @@ PREFIXES = {
     "transformer_block": "tb",
     "rnn_vs_attention": "rn",
     "flash_attention": "fa",
+    "kv_cache": "kv",
     "real_model_lab": "lab",
+    "glossary": "gl",
 }
 
 # Links shared before a page's keys took its prefix still open the same view: old name -> key.

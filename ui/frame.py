@@ -102,13 +102,17 @@ class Frame:
         """Prose sits in an expander in presenter mode, so the projector shows the interactive."""
         return st.expander(label) if present.active() else nullcontext()
 
-    def header(self) -> None:
-        t = self.text
-        st.title(t.title)
+    def heading(self) -> None:
+        """The title and the question: the top of every lesson, and all of a reference page's own frame."""
+        st.title(self.text.title)
         # The question is the page's second heading level (h2, not h4: a screen reader's outline must not
         # jump levels); its size comes from the shared static CSS (ui/present.py).
         with st.container(key="lesson_question"):
-            st.markdown(f"## {t.question}")
+            st.markdown(f"## {self.text.question}")
+
+    def header(self) -> None:
+        t = self.text
+        self.heading()
         # A tampered link's notice goes here, near the top, once the page's controls have all been made.
         self._notice = st.empty()
         with self._folded("Analogy and learning goal"):

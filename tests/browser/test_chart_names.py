@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from devtools import harness
-from ui.content import page_index
+from ui.content import lessons
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
-LESSONS = [p.slug for p in page_index() if p.slug != "home"]
+LESSONS = [p.slug for p in lessons()]                   # the glossary draws no chart
 # A caption's words as a reader hears them: a formula once (KaTeX's visible copy, not its MathML twin).
 NAMES_JS = """() => [...document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')].map(plot => {
   const figure = plot.closest('[data-testid=stPlotlyChart]');

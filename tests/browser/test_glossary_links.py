@@ -1,0 +1,35 @@
+"""A lesson's link to a glossary term, followed in Chromium: it resolves to the glossary page on the app's own
+host (a relative link, as on Streamlit Community Cloud), and the page opens scrolled to that term."""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin
+
+import pytest
+
+from devtools import harness
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+LINKS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] a')]
+  .filter(a => (a.getAttribute('href') || '').includes('glossary#'))
+  .map(a => ({href: a.getAttribute('href'), absolute: a.href, text: a.innerText.trim()}))"""
+
+
+def test_a_lessons_glossary_link_opens_the_glossary_at_its_term(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = context.new_page()
+    runs = harness.Runs(pg)
+    runs.open(harness.page_url(server, "flash_attention"))
+    pg.get_by_text("Helpful foundations").click()
+    pg.wait_for_function(f"() => ({LINKS_JS})().length >= 2", timeout=30_000)
+    links = pg.evaluate(LINKS_JS)
+    hbm = next(link for link in links if link["text"] == "HBM")
+    assert hbm["href"] == "./glossary#hbm"
+    assert hbm["absolute"] == urljoin(harness.page_url(server, "flash_attention"), "./glossary#hbm")
+    runs.open(hbm["absolute"])
+    pg.wait_for_selector("#hbm", timeout=60_000)
+    pg.wait_for_function("() => Math.abs(document.getElementById('hbm').getBoundingClientRect().top) < 200",
+                         timeout=30_000)
+    assert pg.locator("h1").first.inner_text().strip() == "Glossary"
+    context.close()
