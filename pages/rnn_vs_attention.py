@@ -211,9 +211,10 @@ def fixed_state(seed: int) -> None:
                    f"(guessing gives 50%).")
                 + f" Attention keeps all {k} pairs and recalls {here.attention[0]:.0%}, at the cost of comparing the "
                 f"query with {k} stored keys, and memory that grows with k.")
-    chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d),
+    chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d, k,
+                (float(here.additive[0]), float(here.best_state[0]), float(here.attention[0]))),
           f"Fraction of k yes/no facts recalled from a state of d = {d} numbers, against k (log scale); the dotted "
-          "line marks k = d, the thin one guessing.",
+          f"line marks k = d, the thin one guessing, the solid blue one your k = {k}.",
           lambda: pd.DataFrame({"k": curve.pairs, "LSTM cell (additive)": curve.additive,
                                 "best state": curve.best_state, "attention": curve.attention}), key="rn_fig_recall")
 
