@@ -86,8 +86,11 @@ def masks(step: int) -> None:
         S = matrix_input("Scaled scores (row = query, column = key)", SEED_SCORES, key="mk_scores",
                          disabled=frame.locked, height=140,
                          help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
-    causal = right.toggle("Causal mask", True, key="mk_causal", disabled=frame.locked, bind="query-params",
-                          help="On: token i may look at tokens 1 … i only.")
+    # Before the reveal nothing on the page follows the switch (the masked weights are the prediction's answer).
+    causal = frame.control(right.toggle, "causal", "Causal mask", True,
+                           **({"help": "On: token i may look at tokens 1 … i only."} if frame.revealed("causal_rows")
+                              else {"idle": "Reveal your prediction below first: the masked weights this switch "
+                                            "shows are its answer."}))
     if S is None:
         return
     T = S.shape[0]

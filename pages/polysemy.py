@@ -171,10 +171,10 @@ def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
-    d = c1.select_slider("Dimensions d", options=DIMS, value=300, key="pl_dim", disabled=frame.locked,
-                         bind="query-params")
-    seed = int(c2.number_input("Random seed", 0, 9999, polysemy.SEED, 1, key="pl_seed", disabled=frame.locked,
-                               bind="query-params"))
+    # Before the reveal nothing on the page follows d (its distances are the prediction's answer): held back.
+    wait = None if frame.revealed("bigger_d") else "Reveal your prediction below first: what d changes is its answer."
+    d = frame.control(c1.select_slider, "dim", "Dimensions d", options=DIMS, value=300, idle=wait)
+    seed = int(frame.control(c2.number_input, "seed", "Random seed", 0, 9999, polysemy.SEED, 1, idle=wait))
     dims = DIMS
     runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]

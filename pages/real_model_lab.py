@@ -110,8 +110,10 @@ def where_tokens_look(text: str, shown: int) -> None:
     a, b, c = st.columns([2, 2, 1])
     model = minilm()
     layer = a.slider("Layer", 1, model.n_layers, 1, key="lab_layer", disabled=frame.locked, bind="query-params")
-    head = b.slider("Head", 1, model.n_heads, 1, key="lab_head", disabled=frame.locked, bind="query-params")
     avg = c.toggle("Head average", False, key="lab_avg", disabled=frame.locked, bind="query-params")
+    head = frame.control(b.slider, "head", "Head", 1, model.n_heads, 1,
+                         idle=f"“Head average” is on: the map is the mean of all {model.n_heads} heads, whichever "
+                              "head is picked here." if avg else None)
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),
