@@ -1,7 +1,10 @@
 """A committed answer belongs to the learner: it keeps the question as it was asked, through bad input, slider
-moves and a fixed input, and is graded on that question (ui/frame.py predict, check, exercise)."""
+moves, a fixed input and a reload, and is graded on that question (ui/frame.py predict, check, exercise;
+ui/progress.py keeps which option, by index, for the same question after a reload)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -105,3 +108,46 @@ def test_the_multi_head_prediction_stays_about_the_word_it_was_asked_about():
     other = next(w for w in words if w != at.selectbox(key="mh_target").value and w.isalpha())
     at.selectbox(key="mh_target").set_value(other).run()
     assert (at.radio(key=key).label, at.radio(key=key).value) == (asked, picked)
+
+
+def reopened(stored: dict, slug: str, **params: str):
+    """A new session (a reload) whose browser had kept ``stored`` as its progress (ui/progress.py's copy)."""
+    import copy
+
+    from streamlit.testing.v1 import AppTest
+
+    from devtools.apptest import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["_progress"] = copy.deepcopy(stored)     # what sync() merges from localStorage
+    at.session_state["_progress_loaded"] = True
+    at.run()
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.switch_page(f"pages/{slug}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_reload_gives_back_a_revealed_prediction_and_a_check_answer_of_the_same_question():
+    from ui.content import page_index
+    from ui.progress import clean
+
+    slug = "rnn_vs_attention"
+    at = open_page(slug)
+    key = controls.prediction_key(slug, "decay")
+    picked = commit(at, slug, "decay", option=1)
+    before = verdicts(at, key)
+    check = controls.check_key(slug, "lstm")
+    answered = at.radio(key=check).options[2]
+    at.radio(key=check).set_value(answered).run()
+    # What the browser keeps is only an option's index and the question's digest, and clean() lets it through.
+    stored = clean(json.dumps(at.session_state["_progress"]), {p.slug for p in page_index()})
+    assert stored["held"][slug]["predict:decay"][0] == 1
+    again = reopened(stored, slug)
+    assert again.radio(key=key).value == picked and verdicts(again, key) == before
+    assert not any(b.key == f"{key}__button" for b in again.button)
+    assert again.radio(key=check).value == answered
+    # At other settings it is another question: asked afresh.
+    other = reopened(stored, slug, rn_rho="0.5")
+    assert other.radio(key=key).value is None and any(b.key == f"{key}__button" for b in other.button)

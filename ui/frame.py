@@ -151,7 +151,11 @@ class Frame:
             label = f"**Check yourself.** {c.prompt}"
             if classroom.student_poll(poll_id, label, c):    # the class is asked this one: answer for the room
                 return None
+            item, question = f"check:{c.id}", _digest(c)
             held = _held(key)
+            kept = None if held or key in st.session_state else progress.held(self.slug, item, question)
+            if kept is not None and kept < len(c.choices):   # answered in this browser before a reload
+                st.session_state[key] = c.choices[kept].text
             asked: Check = held["question"] if held else c   # graded on the question as it was answered
             # The question is the radio's own label: a screen reader announces it with the choices.
             choice = st.radio(f"**Check yourself.** {asked.prompt}", [ch.text for ch in asked.choices], index=None,
@@ -161,6 +165,7 @@ class Frame:
                 return None
             _hold(key, asked, choice)
             picked = next(ch for ch in asked.choices if ch.text == choice)
+            progress.hold(self.slug, item, asked.choices.index(picked), _digest(asked))
             verdict(picked.correct, picked.feedback)
             if picked.correct and asked.explanation:
                 st.markdown(asked.explanation.strip())
@@ -184,6 +189,11 @@ class Frame:
             label = f"**Predict first.** {p.prompt}"
             if classroom.student_poll(poll_id, label, p):    # the class is asked this one: answer for the room
                 return bool(classroom.poll_revealed(poll_id))
+            item, question = f"predict:{p.id}", _digest(p)
+            kept = None if st.session_state.get(revealed_key) else progress.held(self.slug, item, question)
+            if kept is not None and kept < len(p.choices):   # revealed in this browser before a reload
+                st.session_state[revealed_key] = True
+                _hold(key, p, p.choices[kept].text)
             held = _held(key) if st.session_state.get(revealed_key) else None
             asked: Check = held["question"] if held else p    # once revealed, the question as it was answered
             choice = st.radio(f"**Predict first.** {asked.prompt}", [c.text for c in asked.choices], index=None,
@@ -196,12 +206,14 @@ class Frame:
                     return False
                 st.session_state[revealed_key] = True
                 _hold(key, p, choice)
+                progress.hold(self.slug, item, [c.text for c in p.choices].index(choice), question)
                 progress.record(self.slug, f"predict:{p.id}", choice == p.choices[p.answer].text)
                 # The whole page again, not only this fragment: the trap and the check held back below
                 # (outside the fragment) can show now.
                 st.rerun()
             if choice is not None:
                 _hold(key, asked, choice)
+                progress.hold(self.slug, item, [c.text for c in asked.choices].index(choice), _digest(asked))
             picked = next((c for c in asked.choices if c.text == choice), None)
             if picked is not None:
                 verdict(picked.correct, picked.feedback)
@@ -211,7 +223,7 @@ class Frame:
                 st.caption("Your answer stays with the question as it was when you revealed it; the controls have "
                            "moved since, and the page below follows them.")
                 st.button("Predict again at these settings", key=f"{key}__again", on_click=_forget_answer,
-                          args=(key, revealed_key), icon=":material/restart_alt:")
+                          args=(self.slug, item, key, revealed_key), icon=":material/restart_alt:")
         return True
 
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
@@ -322,10 +334,16 @@ def _hold(key: str, question: Check | None, answer: object) -> None:
     st.session_state[_held_key(key)] = {"question": question, "answer": answer}
 
 
-def _forget_answer(key: str, revealed_key: str) -> None:
+def _forget_answer(slug: str, item: str, key: str, revealed_key: str) -> None:
     """"Predict again": the learner lets go of a committed prediction to answer the question as it is now."""
     for k in (key, revealed_key, _held_key(key)):
         st.session_state.pop(k, None)
+    progress.release(slug, item)
+
+
+def _digest(question: Check) -> str:
+    """Which question an answer belongs to: its prompt and options as asked."""
+    return progress.digest(question.prompt, *(c.text for c in question.choices))
 
 
 def control_label(slug: str, key: str) -> str:
