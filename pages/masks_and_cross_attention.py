@@ -95,8 +95,8 @@ def masks(step: int) -> None:
         return
     T = S.shape[0]
     if S.shape[1] != T or T > MAX_T:
-        st.error(f"The scores must be square (one column per token) and at most {MAX_T} × {MAX_T}; "
-                 f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")
+        left.error(f"The scores must be square (one column per token) and at most {MAX_T} × {MAX_T}; "
+                   f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")   # under the grid itself
         return
     labels = SENTENCE if T == len(SENTENCE) else [f"t{i + 1}" for i in range(T)]
     eye = np.eye(T)                       # K = I makes the typed grid Q Kᵀ itself; V = I shows the weights

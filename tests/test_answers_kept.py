@@ -42,7 +42,9 @@ def test_a_non_square_grid_on_the_masks_page_keeps_the_prediction_and_its_verdic
     picked = commit(at, slug, "causal_rows")
     before = verdicts(at, key)
     at.text_area(key="mk_scores").set_value("1, 2, 3\n4, 5, 6").run()         # 2 × 3: not square
-    assert any("square" in e.value for e in at.error)
+    column = next(parents[-1] for node, parents in _walk(at._tree)
+                  if getattr(node, "type", "") == "text_area" and getattr(node, "key", None) == "mk_scores")
+    assert any("square" in e.value for e in column.get("error"))               # said beside the grid itself
     at.text_area(key="mk_scores").set_value("2, 0.5, 1, 0\n1, 2, 0.5, 1.5\n0.5, 1.5, 1, 2\n0, 1, 2, 1").run()
     assert not at.exception and not any("square" in e.value for e in at.error)
     assert at.radio(key=key).value == picked
