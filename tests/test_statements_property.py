@@ -186,7 +186,7 @@ from ui.content import page_index  # noqa: E402
 
 SLUGS = [p.slug for p in page_index()]
 DRAWN = ("slider", "select_slider", "toggle", "number_input", "selectbox", "radio")
-PAGE_EXAMPLES = settings(max_examples=3, deadline=None, derandomize=True,
+PAGE_EXAMPLES = settings(max_examples=4, deadline=None, derandomize=True,
                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 _SUPER = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 NUMBER = r"-?[0-9][0-9,]*(?:\.[0-9]+)?(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?"
@@ -301,6 +301,9 @@ def rnn_findings(at, values: dict) -> list[str]:
             found.append(f"its gradient {word}, but the factor per step is 10^{rate:.4f}")
         if abs(log10_of(shown) - rate) > 0.01:
             found.append(f"about ×{shown} per step, but the factor is 10^{rate:.3f}")
+    bound = metrics(at).get("bound ‖J‖ᵀ⁻¹")
+    if bound is not None and abs(log10_of(bound) - (length - 1) * math.log10(rho)) > 0.01:
+        found.append(f"the bound is written {bound}, but ‖J‖ᵀ⁻¹ is 10^{(length - 1) * math.log10(rho):.2f}")
     fades = first < last
     if "blows up above 1" in text and rho > 1 and fades:
         found.append(f"says the gradient blows up above 1 while this RNN at ‖J‖ = {rho} fades")
@@ -375,6 +378,7 @@ def test_every_sentence_holds_at_random_settings(slug, data):
 # ── The settings the walk-through found, each pinned ───────────────────────────────────────────────────────────
 @pytest.mark.parametrize("values", [
     {"rn_len": 500, "rn_rho": 0.5},                           # token 1's gradient underflows: 10⁻³⁷¹, ×0.18 a step
+    {"rn_len": 500, "rn_rho": 0.1},                           # so does the bound itself: 0.1⁴⁹⁹ = 10⁻⁴⁹⁹
     {"rn_len": 100, "rn_rho": 1.2},                           # the table's "blows up above 1" against a fading RNN
     {"rn_len": 500, "rn_rho": 0.9, "rn_fbias": 6.0},          # the LSTM's gradient grows: it does not "keep" 89
 ])
