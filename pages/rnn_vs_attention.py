@@ -147,8 +147,8 @@ def lstm_verdict(lstm_log10: float, rnn_log10: float) -> str:
     """What the LSTM did with token 1's gradient (kept a part of it, or grew it), against the tanh RNN."""
     ratio = lstm_log10 - rnn_log10                          # log₁₀ of LSTM ÷ RNN
     if lstm_log10 > 0:
-        said = (f"Measured, token 1's gradient grows to {from_log10(lstm_log10)} in the LSTM: more than it started "
-                "with, since gates this near 1 let the paths through h stretch it on the way. ")
+        said = (f"Measured, token 1's gradient grows to {from_log10(lstm_log10)} in the LSTM (above 1: gates this "
+                "near 1 let the paths through h stretch it on the way rather than fade it): ")
     else:
         said = f"Measured, the LSTM keeps {from_log10(lstm_log10)} of token 1's gradient: "
     if ratio >= 0:
