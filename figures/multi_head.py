@@ -130,9 +130,8 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
             "categoryorder": "array"}
     layout = {"xaxis": bare | {"categoryarray": x_cats, "range": [-0.5, len(x_cats) - 0.5]},
               "yaxis": bare | {"categoryarray": y_cats, "range": [len(y_cats) - 0.5, -0.5]}}
-    # One heatmap over the whole grid, not one per panel: with twelve heatmaps on shared axes Plotly answered
-    # every hover from the last one ("head 12", and its cell or "-"). Each panel is scaled to its own 0–max for
-    # the colour; the hover reads the head and the weight itself from customdata; the gaps are NaN, not hovered.
+    # One heatmap over the grid, not one per panel (twelve on shared axes answered every hover as "head 12"); each
+    # panel scaled to its own 0–max, the hover reading head and weight from customdata; gaps NaN, not hovered.
     shade = np.full((len(y_cats), len(x_cats)), np.nan, dtype=np.float32)
     data = np.full((len(y_cats), len(x_cats), 2), np.nan, dtype=np.float32)        # (head number, weight)
     notes, shapes = [], []

@@ -200,34 +200,39 @@ def traffic(shown: int) -> None:
     frame.note("modelled")
 
     if shown >= Step.WHY:
-        st.subheader("Why it exists: memory, not arithmetic")
-        frame.note("why")
-        plain, tiled = t.roof_standard, t.roof_tiled
-        st.markdown(
-            f"| {GPU.name} | |\n| :--- | ---: |\n"
-            f"| main memory (HBM2: high-bandwidth memory, large and off-chip) bandwidth "
-            f"| {GPU.bandwidth / 1e9:,.0f} GB/s |\n"
-            f"| FP16 tensor-core arithmetic | {GPU.peak_flops / 1e12:,.0f} TFLOP/s |\n"
-            f"| on-chip memory (SRAM: L1 + shared, small and fast) "
-            f"| {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
-            f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
-            f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
-            # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
-            f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
-            + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
-                ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
-                ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
-                ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
-                ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
-        st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
-        verdict = "memory-bound" if plain.memory_bound else "compute-bound"
-        st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "
-                    f"{'below' if plain.intensity < plain.ridge else 'above'} the ridge of {plain.ridge:.0f}, so "
-                    f"moving its bytes takes {plain.memory_seconds / plain.compute_seconds:.1f}× as long as its "
-                    f"arithmetic. Tiled, the same FLOPs come to {tiled.intensity:.0f} per byte moved "
-                    f"({'still below' if tiled.memory_bound else 'above'} the ridge)"
-                    + ("." if fits else f", but only on paper: blocks of {bc} × {d} could not run on this GPU (see "
-                       "above), so no real run reaches that count."))
+        why_memory(t, n, d, bc, fits)
+
+
+def why_memory(t: flash_attention.Traffic, n: int, d: int, bc: int, fits: bool) -> None:
+    """Step 4: the GPU's two speeds, the ridge point, and where plain and tiled attention fall against it."""
+    st.subheader("Why it exists: memory, not arithmetic")
+    frame.note("why")
+    plain, tiled = t.roof_standard, t.roof_tiled
+    st.markdown(
+        f"| {GPU.name} | |\n| :--- | ---: |\n"
+        f"| main memory (HBM2: high-bandwidth memory, large and off-chip) bandwidth "
+        f"| {GPU.bandwidth / 1e9:,.0f} GB/s |\n"
+        f"| FP16 tensor-core arithmetic | {GPU.peak_flops / 1e12:,.0f} TFLOP/s |\n"
+        f"| on-chip memory (SRAM: L1 + shared, small and fast) "
+        f"| {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
+        f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
+        f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
+        # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
+        f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
+        + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
+            ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
+            ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
+            ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
+            ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
+    st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
+    verdict = "memory-bound" if plain.memory_bound else "compute-bound"
+    st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "
+                f"{'below' if plain.intensity < plain.ridge else 'above'} the ridge of {plain.ridge:.0f}, so "
+                f"moving its bytes takes {plain.memory_seconds / plain.compute_seconds:.1f}× as long as its "
+                f"arithmetic. Tiled, the same FLOPs come to {tiled.intensity:.0f} per byte moved "
+                f"({'still below' if tiled.memory_bound else 'above'} the ridge)"
+                + ("." if fits else f", but only on paper: blocks of {bc} × {d} could not run on this GPU (see "
+                   "above), so no real run reaches that count."))
 
 
 tiles(shown)

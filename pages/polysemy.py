@@ -141,9 +141,8 @@ def context(vocab: dict, static: np.ndarray) -> None:
                   f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse",
                   help="From z to the finance sense of bank; the change is from the static point.")
         c3.metric("weights' entropy", f"{trace.entropy:.3f} nats",
-                  help=f"How evenly bank spreads its attention, in nats (entropy taken with the natural "
-                       f"logarithm). An even share over these tokens would give "
-                       f"{np.log(len(tokens)):.3f} nats; all on one token, 0.")
+                  help=f"How evenly bank spreads its attention, in nats (entropy with the natural log): an even "
+                       f"share over these tokens gives {np.log(len(tokens)):.3f} nats; all on one token, 0.")
 
 
 if shown >= Step.STEER:
