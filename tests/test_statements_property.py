@@ -1,8 +1,11 @@
-"""Property: on every page, the prediction option marked right is right for the state the learner has set.
+"""Properties of what the pages say, at any state the learner can set.
 
+The first half: on every page, the prediction option marked right is right for the state the learner has set.
 Hypothesis picks random control states (sent as a link's query parameters, as a shared link would); the
 page runs under AppTest; the test reveals the prediction, reads which option the page calls right, and
 checks it against an answer recomputed here from attention_core and NumPy, never from the page's code.
+
+The second half: every page's sentences stay true with every control at its ends and at random values.
 """
 
 from __future__ import annotations
