@@ -7,5 +7,6 @@ from ui import entry, heap, navigation
 entry.use_navigation_only()
 st.set_page_config(page_title="Attention, made tangible", page_icon=navigation.ICON, layout="wide")
 sections = navigation.navigation_pages()
-st.navigation(sections).run()
+# Expanded: with more than twelve pages a collapsed menu hides some behind "View more"; every lesson shows.
+st.navigation(sections, expanded=True).run()
 heap.settle_heap()

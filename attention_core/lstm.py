@@ -82,8 +82,18 @@ def lstm_forward(lstm: TinyLSTM, X: object) -> LSTMTrace:
 def lstm_input_influence(lstm: TinyLSTM, X: object) -> np.ndarray:
     """‖∂(h_T, c_T)/∂x_j‖₂ for j = 1 … T: how much each input still moves the last state. Returns [T].
 
+    A norm below the smallest double comes out 0: ``lstm_log10_input_influence`` keeps it.
+    """
+    with np.errstate(under="ignore", over="ignore"):
+        return 10.0 ** lstm_log10_input_influence(lstm, X)
+
+
+def lstm_log10_input_influence(lstm: TinyLSTM, X: object) -> np.ndarray:
+    """log₁₀ ‖∂(h_T, c_T)/∂x_j‖₂ for j = 1 … T, finite far below the smallest double. Returns [T].
+
     The state is s_t = (h_t, c_t). With A_t = ∂s_t/∂z_t, ∂s_t/∂x_t = A_t W_x, ∂s_t/∂h_{t−1} = A_t W_h and
     ∂c_t/∂c_{t−1} = diag(f_t) (the additive path), ∂h_t/∂c_{t−1} = diag(o_t (1 − tanh² c_t) f_t).
+    ∂s_T/∂s_t is carried as a matrix of largest entry 1 and the log₁₀ of its scale, so it never underflows.
     """
     X = as_matrix(X, "X", cols=lstm.W_x.shape[1])
     tr = lstm_forward(lstm, X)
@@ -101,14 +111,24 @@ def lstm_input_influence(lstm: TinyLSTM, X: object) -> np.ndarray:
     C = np.stack([dh_dc * f, f], axis=1)                   # [T, 2, H]: ∂(h_t, c_t)/∂c_{t−1}, the direct cell path
     W = np.concatenate([lstm.W_x, lstm.W_h], axis=1)       # [4H, d_in + H]: z_t's inputs x_t and h_{t−1}
     d_in = lstm.W_x.shape[1]
-    G = np.eye(2 * H).reshape(2 * H, 2, 1, H)              # ∂s_T/∂s_t, starting at t = T, split into (h, c) parts
-    per_input = np.empty((T, 2 * H, d_in))                 # ∂s_T/∂x_t for every t
+    G = np.eye(2 * H).reshape(2 * H, 2, 1, H)              # ∂s_T/∂s_t / 10^scale, from t = T, split into (h, c)
+    per_input = np.zeros((T, 2 * H, d_in))                 # ∂s_T/∂x_t / 10^scale[t] for every t
+    scale = np.zeros(T)
+    running = 0.0
     with single_threaded_blas():                           # small products: see _blas.py
         for t in range(T - 1, -1, -1):
+            scale[t] = running
             P = (G * D[t]).sum(axis=1).reshape(2 * H, 4 * H) @ W      # ∂s_T/∂z_t, then through W: [2H, d_in + H]
             per_input[t] = P[:, :d_in]
-            G = np.concatenate([P[:, d_in:], (G[:, :, 0] * C[t]).sum(axis=1)], axis=1).reshape(2 * H, 2, 1, H)
-        return np.linalg.svd(per_input, compute_uv=False)[:, 0]   # the spectral norm of each, in one call
+            G = np.concatenate([P[:, d_in:], (G[:, :, 0] * C[t]).sum(axis=1)], axis=1)
+            size = float(np.abs(G).max())
+            if size == 0.0:                                # nothing earlier reaches s_T
+                scale[:t] = -np.inf
+                break
+            G, running = (G / size).reshape(2 * H, 2, 1, H), running + np.log10(size)
+        norms = np.linalg.svd(per_input, compute_uv=False)[:, 0]   # the spectral norm of each, in one call
+    with np.errstate(divide="ignore"):
+        return scale + np.log10(norms)
 
 
 # ── the fixed-size state: k key → value facts held in d numbers ──────────────────────────────────────────────

@@ -24,6 +24,15 @@ def gradient_bound(spectral_norm: float, steps: object) -> np.ndarray:
         return rho ** k
 
 
+def log10_gradient_bound(spectral_norm: float, steps: int) -> float:
+    """log₁₀ ‖J‖^k = k log₁₀ ‖J‖: the bound's size where ‖J‖^k itself underflows (0.1⁴⁹⁹ = 10⁻⁴⁹⁹)."""
+    rho = float(spectral_norm)
+    if not np.isfinite(rho) or rho < 0 or steps < 0:
+        raise ValueError(f"spectral norm must be a finite number ≥ 0 and steps ≥ 0, got {spectral_norm}, {steps}.")
+    with np.errstate(divide="ignore"):
+        return float(steps * np.log10(rho)) if steps else 0.0
+
+
 @dataclass(frozen=True)
 class TinyRNN:
     """W_hh: [H, H] with spectral norm set on construction; W_xh: [H, d_in]; b: [H]."""
@@ -59,16 +68,32 @@ def rnn_forward(rnn: TinyRNN, X: object) -> np.ndarray:
 def input_influence(rnn: TinyRNN, X: object) -> np.ndarray:
     """‖∂h_T/∂x_j‖₂ for j = 1 … T: how much of each input still reaches the last state. Returns [T].
 
-    ∂h_T/∂x_j = [∏_{t=j+1}^{T} diag(1 − h_t²) W_hh] diag(1 − h_j²) W_xh, accumulated from the end.
+    ∂h_T/∂x_j = [∏_{t=j+1}^{T} diag(1 − h_t²) W_hh] diag(1 − h_j²) W_xh, accumulated from the end. A norm
+    below the smallest double comes out 0: ``log10_input_influence`` keeps it.
+    """
+    with np.errstate(under="ignore"):
+        return 10.0 ** log10_input_influence(rnn, X)
+
+
+def log10_input_influence(rnn: TinyRNN, X: object) -> np.ndarray:
+    """log₁₀ ‖∂h_T/∂x_j‖₂ for j = 1 … T, finite far below the smallest double (10⁻³⁷¹ at T = 500). Returns [T].
+
+    The product ∂h_T/∂h_t is carried as a matrix of largest entry 1 and the log₁₀ of its scale, so a long
+    chain of factors below 1 never underflows. −inf only where a step is exactly flat (every slope 0).
     """
     H = rnn_forward(rnn, X)                               # [T, hidden]
     T = H.shape[0]
-    G = np.eye(H.shape[1])                                # ∂h_T/∂h_t, starting at t = T
-    influence = np.empty(T)
+    G, scale = np.eye(H.shape[1]), 0.0                    # ∂h_T/∂h_t = 10^scale · G, starting at t = T
+    influence = np.full(T, -np.inf)
     for t in range(T - 1, -1, -1):
-        local = G * (1.0 - H[t] ** 2)                     # ∂h_T/∂(pre-activation at t): [hidden, hidden]
-        influence[t] = np.linalg.norm(local @ rnn.W_xh, ord=2)
+        local = G * (1.0 - H[t] ** 2)                     # ∂h_T/∂(pre-activation at t) / 10^scale: [hidden, hidden]
+        with np.errstate(divide="ignore"):
+            influence[t] = scale + np.log10(np.linalg.norm(local @ rnn.W_xh, ord=2))
         G = local @ rnn.W_hh
+        size = float(np.abs(G).max())
+        if size == 0.0:                                   # nothing earlier reaches h_T
+            break
+        G, scale = G / size, scale + np.log10(size)
     return influence
 
 
@@ -98,8 +123,14 @@ class ChainFactors:
     @property
     def product(self) -> float:
         """∏ ‖J_t‖, a ceiling on ‖∂h_T/∂h_1‖ that knows the real slopes (tighter than ‖W_hh‖^(T−1))."""
-        with np.errstate(divide="ignore", under="ignore"):
-            return float(np.exp(np.log(self.step_norms).sum()))
+        with np.errstate(under="ignore", over="ignore"):
+            return float(10.0 ** self.log10_product)
+
+    @property
+    def log10_product(self) -> float:
+        """log₁₀ ∏ ‖J_t‖: the product's size where the product itself would underflow (−inf if a step is flat)."""
+        with np.errstate(divide="ignore"):
+            return float(np.log10(self.step_norms).sum())
 
 
 def chain_factors(rnn: TinyRNN, X: object) -> ChainFactors:

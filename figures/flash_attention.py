@@ -16,11 +16,16 @@ def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str
     n_q = seen.shape[0]
     finite = seen[np.isfinite(seen)]
     reach = float(np.abs(finite).max()) if finite.size else 1.0
+    # The hover says what a blank cell is, never "NaN": a key past the current block is not computed yet; a blank
+    # one before it is masked.
+    reached = np.arange(seen.shape[1])[None, :] < stop                                  # [1, n_k]
+    said = np.where(np.isfinite(seen), np.char.mod("%.4g", np.where(np.isfinite(seen), seen, 0.0)),
+                    np.where(reached, "masked, never computed", "not computed yet"))
     traces = [{
         "type": "heatmap", "z": np.where(np.isfinite(seen), seen, np.nan), "x": k_labels, "y": q_labels,
-        "colorscale": palette.DIVERGING_SCALE, "zmin": -reach, "zmax": reach, "xgap": 1, "ygap": 1,
-        "colorbar": {"title": {"text": "score"}, "thickness": 12},
-        "hovertemplate": "%{y}, %{x}: %{z:.4g}<extra></extra>",
+        "customdata": said, "colorscale": palette.DIVERGING_SCALE, "zmin": -reach, "zmax": reach, "xgap": 1,
+        "ygap": 1, "colorbar": {"title": {"text": "score"}, "thickness": 12},
+        "hovertemplate": "%{y}, %{x}: %{customdata}<extra></extra>",
     }]
     box = {"type": "rect", "x0": start - 0.5, "x1": stop - 0.5, "y0": -0.5, "y1": n_q - 0.5, "xref": "x",
            "yref": "y", "line": {"color": palette.KEY, "width": 4}}

@@ -130,14 +130,16 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
             "categoryorder": "array"}
     layout = {"xaxis": bare | {"categoryarray": x_cats, "range": [-0.5, len(x_cats) - 0.5]},
               "yaxis": bare | {"categoryarray": y_cats, "range": [len(y_cats) - 0.5, -0.5]}}
-    traces, notes, shapes = [], [], []
+    # One heatmap over the grid, not one per panel (twelve on shared axes answered every hover as "head 12"); each
+    # panel scaled to its own 0–max, the hover reading head and weight from customdata; gaps NaN, not hovered.
+    shade = np.full((len(y_cats), len(x_cats)), np.nan, dtype=np.float32)
+    data = np.full((len(y_cats), len(x_cats), 2), np.nan, dtype=np.float32)        # (head number, weight)
+    notes, shapes = [], []
     for h in range(H):
         r, c = divmod(h, cols)
         x0, y0 = c * step, r * step
-        traces.append({"type": "heatmap", "z": weights[h], "x": labels[c], "y": labels[r],
-                       "zmin": 0.0, "zmax": max(float(weights[h].max()), 1e-6), "colorscale": palette.WEIGHT_SCALE,
-                       "showscale": False,
-                       "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.3f}<extra></extra>"})
+        shade[y0:y0 + T, x0:x0 + T] = weights[h] / max(float(weights[h].max()), 1e-6)
+        data[y0:y0 + T, x0:x0 + T, 0], data[y0:y0 + T, x0:x0 + T, 1] = h + 1, weights[h]
         # Positions on a category axis are category numbers: panel h's cell (i, j) is at (x0 + j, y0 + i).
         notes.append({"text": f"head {h + 1}", "xref": "x", "yref": "y", "x": x0 - 0.5, "y": y0 - 0.5,
                       "xanchor": "left", "yanchor": "bottom", "showarrow": False, "font": {"size": FONT}})
@@ -149,6 +151,10 @@ def real_heads_figure(weights: np.ndarray, tokens: list[str], title: str, marked
             shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0 + target[0] - 0.5,
                            "x1": x0 + target[1] - 0.5, "y0": y0 - 0.5, "y1": y0 + T - 0.5,
                            "line": {"color": palette.KEY, "width": 1.5, "dash": "dot"}})
+    traces = [{"type": "heatmap", "z": shade, "x": x_cats, "y": y_cats, "customdata": data, "zmin": 0.0,
+               "zmax": 1.0,
+               "colorscale": palette.WEIGHT_SCALE, "showscale": False, "hoverongaps": False,
+               "hovertemplate": "head %{customdata[0]}: %{y} → %{x}: %{customdata[1]:.3f}<extra></extra>"}]
     return figure(traces, title, "key", "query", height=760, legend=False, annotations=notes, shapes=shapes,
                   **layout, override={"xaxis": {"title": {"standoff": 4}}, "yaxis": {"title": {"standoff": 4}},
                                       # Room for the title's lines above the first row's panel names.

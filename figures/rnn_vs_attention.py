@@ -80,22 +80,36 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
 
 
 def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,
-                  ) -> go.Figure:
+                  k: int | None = None, at_k: tuple[float, float, float] | None = None) -> go.Figure:
     """Recall accuracy against the number of stored pairs k (log x): a state of d numbers written by addition
-    (as an LSTM cell does), the best any d numbers can do, and attention over every stored pair; k = d marked."""
+    (as an LSTM cell does), the best any d numbers can do, and attention over every stored pair; k = d marked,
+    and the learner's own k (with the three recalls there, ``at_k``: additive, best, attention) when given."""
     traces = [
         _line(pairs, additive, "LSTM cell: k pairs added into d numbers", {"color": palette.KEY, "width": 3}),
         _line(pairs, best, "best possible state of d numbers", {"color": palette.SCORES, "width": 2, "dash": "dot"}),
         _line(pairs, attention, "attention: all k pairs kept", {"color": palette.WEIGHTS, "width": 3,
                                                                   "dash": "dash"}),
     ]
+    marks = []
+    if k is not None:
+        marks.append(vline(k, {"color": palette.QUERY, "width": 2}))
+        if at_k is not None:
+            traces.append({"type": "scatter", "x": [k] * 3, "y": list(at_k), "mode": "markers",
+                           "name": f"your k = {k}", "showlegend": False,
+                           "marker": {"color": [palette.KEY, palette.SCORES, palette.WEIGHTS], "size": 11,
+                                      "line": {"color": palette.QUERY, "width": 2}},
+                           "customdata": ["LSTM cell", "best state", "attention"],
+                           "hovertemplate": "%{customdata} at k = %{x}: %{y:.0%}<extra></extra>"})
     return figure(traces, f"Recall of k stored facts from a state of d = {d} numbers", "stored pairs k",
                   "fraction recalled", height=340, yaxis={"range": [0.4, 1.03]},
                   xaxis={"type": "log", "tickvals": [2 ** p for p in range(12) if 2 ** p <= max(pairs[-1], d)]},
                   shapes=[vline(d, {"color": palette.NEUTRAL, "dash": "dot"}),
-                          hline(0.5, {"color": palette.NEUTRAL, "width": 1})],
+                          hline(0.5, {"color": palette.NEUTRAL, "width": 1}), *marks],
                   annotations=[{"x": np.log10(d), "y": 0.45, "xref": "x", "yref": "y", "text": "k = d",
                                 "showarrow": False, "xanchor": "left"},
+                               *([{"x": np.log10(k), "y": 1.03, "xref": "x", "yref": "y", "text": f"your k = {k}",
+                                   "showarrow": False, "xanchor": "right" if k > d else "left",
+                                   "yanchor": "top", "font": {"color": palette.QUERY}}] if k is not None else []),
                                {"x": 0, "y": 0.5, "xref": "x domain", "yref": "y", "text": "guessing",
                                 "showarrow": False, "yanchor": "bottom", "xanchor": "left"}],
                   override={"margin": {"b": 138}})        # three legend entries may take two rows

@@ -40,8 +40,8 @@ def mb(n_bytes: float) -> str:
 def block_shown(n_blocks: int, length: int, block: int) -> int:
     """The block the learner steps to (1 when one block holds every key)."""
     if n_blocks == 1:
-        st.caption(f"One block of {block} holds all {length} keys: there is nothing to rescale. Make B smaller "
-                   "to see the blocks.")
+        st.caption(f"B = {block} is at least T = {length}, so one block holds all {length} keys: there is nothing "
+                   "to rescale. Make B smaller than T to see the blocks.")
         return 1
     if st.session_state.get(frame.key("step"), 1) > n_blocks:         # a link's step past the last block
         st.session_state[frame.key("step")] = n_blocks
@@ -167,19 +167,26 @@ def traffic(shown: int) -> None:
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("plain: bytes moved", mb(t.standard.bytes))
     row.metric("tiled: bytes moved", mb(t.tiled.bytes))
-    row.metric("plain ÷ tiled", f"{t.standard.bytes / t.tiled.bytes:.1f}×")
     fits = core.fits_in_sram(bc, d, GPU.sram_elements())
+    row.metric("plain ÷ tiled" if fits else "plain ÷ tiled, if it could run",
+               f"{t.standard.bytes / t.tiled.bytes:.1f}×",
+               help=None if fits else "This block size does not fit in on-chip memory: the count is what it would "
+                                      "move, not what a real run can do.")
     st.markdown(f"At N = {n:,} the plain algorithm writes the {n:,} × {n:,} scores and weights and reads them back: "
-                f"{mb(4 * n * n * 2)} of its {mb(t.standard.bytes)}. The tiled one reads each block of "
-                f"{bc} keys and values once and passes over the queries {t.passes} times."
+                f"{mb(4 * n * n * 2)} of its {mb(t.standard.bytes)}. "
+                + (f"The tiled one reads each block of {bc} keys and values once and passes over the queries "
+                   f"{t.passes} time{'s' if t.passes > 1 else ''}." if bc < n else
+                   f"With $B_c$ = {bc} at least N, the tiled one loads all {n:,} keys and values as one block and "
+                   "passes over the queries once.")
                 + ("" if fits else f" **But {bc} × {d} blocks do not fit:** four of them need "
                    f"{4 * bc * d * 2 / 1024:,.0f} KB, more than the {GPU.shared_per_sm // 1024} KB of shared "
-                   "memory one SM offers, so this block size could not run as counted."))
+                   f"memory one SM (streaming multiprocessor, one of the GPU's {GPU.sms} compute units) offers, "
+                   "so this block size could not run as counted."))
     left, right = st.columns(2)
     with left:
         chart(built(traffic_figure, np.array(LENGTHS), t.standard_curve, t.tiled_curve, n),
               f"Bytes to and from main memory against N, for d = {d} and $B_c$ = {bc} (log–log): the plain count "
-              "grows like N², the tiled one like N²d²/M.",
+              "grows like N², the tiled one like N²d²/M, where M is how many numbers fit in on-chip memory.",
               lambda: pd.DataFrame({"N": LENGTHS, "plain bytes": t.standard_curve,
                                     "tiled bytes": t.tiled_curve}), key=frame.key("fig_traffic"))
     with right:
@@ -191,30 +198,39 @@ def traffic(shown: int) -> None:
     frame.note("modelled")
 
     if shown >= Step.WHY:
-        st.subheader("Why it exists: memory, not arithmetic")
-        frame.note("why")
-        plain, tiled = t.roof_standard, t.roof_tiled
-        st.markdown(
-            f"| {GPU.name} | |\n| :--- | ---: |\n"
-            f"| main memory (HBM2) bandwidth | {GPU.bandwidth / 1e9:,.0f} GB/s |\n"
-            f"| FP16 tensor-core arithmetic | {GPU.peak_flops / 1e12:,.0f} TFLOP/s |\n"
-            f"| on-chip memory (L1 + shared) | {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
-            f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
-            f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
-            # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
-            f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
-            + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
-                ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
-                ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
-                ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
-                ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
-        st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
-        verdict = "memory-bound" if plain.memory_bound else "compute-bound"
-        st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "
-                    f"{'below' if plain.intensity < plain.ridge else 'above'} the ridge of {plain.ridge:.0f}, so "
-                    f"moving its bytes takes {plain.memory_seconds / plain.compute_seconds:.1f}× as long as its "
-                    f"arithmetic. Tiled, the same FLOPs come to {tiled.intensity:.0f} per byte moved "
-                    f"({'still below' if tiled.memory_bound else 'above'} the ridge).")
+        why_memory(t, n, d, bc, fits)
+
+
+def why_memory(t: flash_attention.Traffic, n: int, d: int, bc: int, fits: bool) -> None:
+    """Step 4: the GPU's two speeds, the ridge point, and where plain and tiled attention fall against it."""
+    st.subheader("Why it exists: memory, not arithmetic")
+    frame.note("why")
+    plain, tiled = t.roof_standard, t.roof_tiled
+    st.markdown(
+        f"| {GPU.name} | |\n| :--- | ---: |\n"
+        f"| main memory (HBM2: high-bandwidth memory, large and off-chip) bandwidth "
+        f"| {GPU.bandwidth / 1e9:,.0f} GB/s |\n"
+        f"| FP16 tensor-core arithmetic | {GPU.peak_flops / 1e12:,.0f} TFLOP/s |\n"
+        f"| on-chip memory (SRAM: L1 + shared, small and fast) "
+        f"| {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
+        f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
+        f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
+        # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
+        f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
+        + "".join(f"| {what} | {show(plain)} | {show(tiled)} |\n" for what, show in (
+            ("FLOPs (the two products)", lambda r: f"{r.flops / 1e9:,.2f} G"),
+            ("bytes moved", lambda r: mb(r.bytes)), ("FLOPs per byte", lambda r: f"{r.intensity:.1f}"),
+            ("time for the bytes", lambda r: f"{r.memory_seconds * 1e3:.3f} ms"),
+            ("time for the FLOPs", lambda r: f"{r.compute_seconds * 1e3:.3f} ms"))))
+    st.caption(f"Source: {GPU.source}. Times are lower bounds at full bandwidth or full arithmetic speed.")
+    verdict = "memory-bound" if plain.memory_bound else "compute-bound"
+    st.markdown(f"**Plain attention at N = {n:,} is {verdict}:** it does {plain.intensity:.1f} FLOPs per byte, "
+                f"{'below' if plain.intensity < plain.ridge else 'above'} the ridge of {plain.ridge:.0f}, so "
+                f"moving its bytes takes {plain.memory_seconds / plain.compute_seconds:.1f}× as long as its "
+                f"arithmetic. Tiled, the same FLOPs come to {tiled.intensity:.0f} per byte moved "
+                f"({'still below' if tiled.memory_bound else 'above'} the ridge)"
+                + ("." if fits else f", but only on paper: blocks of {bc} × {d} could not run on this GPU (see "
+                   "above), so no real run reaches that count."))
 
 
 tiles(shown)

@@ -70,7 +70,7 @@ def cache_charts(run: kv_cache.ToyRun, t: int, layer: int) -> None:
           f"Step {t}: “{WORDS[t - 1]}” asks one query per head and weighs all {t} cached rows; each head's "
           "weights add up to 1.",
           lambda: pd.DataFrame(weights.T, index=TOKENS[:t], columns=[f"head {h + 1}" for h in range(len(weights))]),
-          key="kv_fig_weights")
+          key=frame.key("fig_weights"))
 
 
 def same_outputs(run: kv_cache.ToyRun, t: int) -> None:
@@ -95,7 +95,7 @@ def same_outputs(run: kv_cache.ToyRun, t: int) -> None:
           "Per step, the cached work grows by the same amount each step (like t); recomputing grows faster "
           "each step (like t²). The dotted line is the step shown.",
           lambda: pd.DataFrame({"step": np.arange(1, len(WORDS) + 1), "cached": run.cached,
-                                "recomputed": run.uncached}).set_index("step"), key="kv_fig_work")
+                                "recomputed": run.uncached}).set_index("step"), key=frame.key("fig_work"))
 
 
 @frame.fragment
@@ -146,7 +146,7 @@ def cost(shown: int) -> None:
           f"axes); the dashed line is the weights. Batch {batch}, cache at {bytes_per} byte"
           f"{'s' if bytes_per > 1 else ''} a number.",
           lambda: pd.DataFrame({"tokens": LENGTHS, "cache bytes": k.curve, "weight bytes": k.weights}
-                               ).set_index("tokens"), key="kv_fig_cost")
+                               ).set_index("tokens"), key=frame.key("fig_cost"))
     if shown >= Step.MEMORY:
         memory_bound(k, n, batch)
 

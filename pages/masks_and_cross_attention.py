@@ -84,14 +84,17 @@ def masks(step: int) -> None:
     with left:
         S = frame.control(matrix_input, "scores", "Scaled scores (row = query, column = key)", SEED_SCORES, height=140,
                           help=f"A square grid, up to {MAX_T} × {MAX_T}: row i holds token i's scores for every key.")
+    # Before the reveal nothing on the page follows the switch (the masked weights are the prediction's answer).
     causal = frame.control(right.toggle, "causal", "Causal mask", True,
-                           help="On: token i may look at tokens 1 … i only.")
+                           **({"help": "On: token i may look at tokens 1 … i only."} if frame.revealed("causal_rows")
+                              else {"idle": "Reveal your prediction below first: the masked weights this switch "
+                                            "shows are its answer."}))
     if S is None:
         return
     T = S.shape[0]
     if S.shape[1] != T or T > MAX_T:
-        st.error(f"The scores must be square (one column per token) and at most {MAX_T} × {MAX_T}; "
-                 f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")
+        left.error(f"The scores must be square (one column per token) and at most {MAX_T} × {MAX_T}; "
+                   f"these are {S.shape[0]} × {S.shape[1]}.", icon=":material/error:")   # under the grid itself
         return
     labels = SENTENCE if T == len(SENTENCE) else [f"t{i + 1}" for i in range(T)]
     eye = np.eye(T)                       # K = I makes the typed grid Q Kᵀ itself; V = I shows the weights

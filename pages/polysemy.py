@@ -141,8 +141,8 @@ def context(vocab: dict, static: np.ndarray) -> None:
                   f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse",
                   help="From z to the finance sense of bank; the change is from the static point.")
         c3.metric("weights' entropy", f"{trace.entropy:.3f} nats",
-                  help=f"How evenly bank spreads its attention. An even share over these tokens would give "
-                       f"{np.log(len(tokens)):.3f} nats; all on one token, 0.")
+                  help=f"How evenly bank spreads its attention, in nats (entropy with the natural log): an even "
+                       f"share over these tokens gives {np.log(len(tokens)):.3f} nats; all on one token, 0.")
 
 
 if shown >= Step.STEER:
@@ -171,8 +171,10 @@ def dimensions() -> None:
     st.subheader("3 · Would more dimensions help?")
     frame.note("dimension")
     c1, c2 = st.columns([3, 1])
-    d = frame.control(c1.select_slider, "dim", "Dimensions d", options=DIMS, value=300)
-    seed = int(frame.control(c2.number_input, "seed", "Random seed", 0, 9999, polysemy.SEED, 1))
+    # Before the reveal nothing on the page follows d (its distances are the prediction's answer): held back.
+    wait = None if frame.revealed("bigger_d") else "Reveal your prediction below first: what d changes is its answer."
+    d = frame.control(c1.select_slider, "dim", "Dimensions d", options=DIMS, value=300, idle=wait)
+    seed = int(frame.control(c2.number_input, "seed", "Random seed", 0, 9999, polysemy.SEED, 1, idle=wait))
     dims = DIMS
     runs = [polysemy.sense_experiment(k, seed) for k in dims]       # the whole sweep, so the chart has a shape at any d
     now = runs[dims.index(d)]

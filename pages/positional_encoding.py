@@ -52,7 +52,7 @@ def toy_result(s: pe.ShuffleNumbers) -> None:
     """After the prediction: the toy head's weights in the shuffled order, and how far each output moved."""
     chart(built(attention_heatmap, s.toy_shuffled_weights, list(s.shuffled_words), "Toy head, shuffled order"),
           "The same head on the shuffled words: the same weights as above, with rows and columns moved with "
-          "their words.", lambda: numbered(s.toy_shuffled_weights, s.shuffled_words), key="pe_fig_toy_shuffled")
+          "their words.", lambda: numbered(s.toy_shuffled_weights, s.shuffled_words), key=frame.key("fig_toy_shuffled"))
     on = s.toy_with_positions
     st.markdown(f"**Toy head.** The largest difference between a word's output in the shuffled order and the same "
                 f"word's output in the typed order: **{gap_words(s.toy_gap)}**. Add the sinusoidal table "
@@ -90,7 +90,7 @@ def real_result(s: pe.ShuffleNumbers) -> None:
           "For each token of the shuffled sentence, the largest change among its 384 last-layer numbers against the "
           f"same token in the typed order (log scale; a change of exactly 0 is drawn at {written(FLOOR)}).",
           lambda: pd.DataFrame({"token": s.shuffled_tokens, "positions off": s.off_rows,
-                                "positions on": s.on_rows}), key="pe_fig_gaps")
+                                "positions on": s.on_rows}), key=frame.key("fig_gaps"))
 
 
 @frame.fragment
@@ -119,7 +119,7 @@ def shuffle_section() -> None:
           f"A toy attention head on the {len(s.words)} words as typed: row = the word attending, column = the word "
           "attended to; rows sum to 1. Nothing in it says where a word sits.",
           lambda: numbered(s.toy_weights, s.words),
-          key="pe_fig_toy")
+          key=frame.key("fig_toy"))
     if frame.predict("shuffle"):
         toy_result(s)
         real_result(s)
@@ -156,16 +156,16 @@ def tables_section() -> None:
     chart(built(frequency_figure, positions, t.sinusoidal[:, 2 * i], t.sinusoidal[:, 2 * i + 1], i),
           f"Columns {2 * i} and {2 * i + 1} of the sinusoidal table over the first {n} positions.",
           lambda: pd.DataFrame({"position": positions, "sin": t.sinusoidal[:, 2 * i],
-                                "cos": t.sinusoidal[:, 2 * i + 1]}), key="pe_fig_freq")
+                                "cos": t.sinusoidal[:, 2 * i + 1]}), key=frame.key("fig_freq"))
     left, right = st.columns(2)
     with left:
         chart(built(similarity_figure, t.sinusoidal_similarity, "Sinusoidal: cosine of two positions", k),
               f"Every pair of the first {n} positions; the dotted line marks the pairs {k} apart.",
-              lambda: pd.DataFrame(t.sinusoidal_similarity.round(4)), key="pe_fig_sin_heat")
+              lambda: pd.DataFrame(t.sinusoidal_similarity.round(4)), key=frame.key("fig_sin_heat"))
     with right:
         chart(built(similarity_figure, t.learned_similarity, "Learned (MiniLM): cosine of two positions", k),
               f"The same for MiniLM's learned table; the dotted line marks the pairs {k} apart.",
-              lambda: pd.DataFrame(t.learned_similarity.round(4)), key="pe_fig_learned_heat")
+              lambda: pd.DataFrame(t.learned_similarity.round(4)), key=frame.key("fig_learned_heat"))
     row = st.container(horizontal=True)
     row.metric(f"sinusoidal, {k} apart", f"{t.sinusoidal_by_offset[k]:.3f}", help="Mean cosine over every pair.")
     row.metric(f"learned, {k} apart", f"{t.learned_by_offset[k]:.3f}", help="Mean cosine over every pair.")
@@ -174,7 +174,7 @@ def tables_section() -> None:
     chart(built(offset_figure, offsets, t.sinusoidal_by_offset, t.learned_by_offset, k),
           f"Mean cosine of two positions against how far apart they are; the dotted line is at k = {k}.",
           lambda: pd.DataFrame({"offset": offsets, "sinusoidal": t.sinusoidal_by_offset,
-                                "learned": t.learned_by_offset}), key="pe_fig_offset")
+                                "learned": t.learned_by_offset}), key=frame.key("fig_offset"))
 
 
 @frame.fragment
@@ -202,7 +202,7 @@ def rotary_section() -> None:
     chart(built(rotary_figure, q, k, here.q_m, here.k_n, m, n),
           f"q and k at position 0 (dotted) and turned to positions {m} and {n} (arrows), {step:.0f}° per position.",
           lambda: pd.DataFrame({"q": q, "k": k, f"q at {m}": here.q_m, f"k at {n}": here.k_n},
-                               index=["first", "second"]), key="pe_fig_rotary")
+                               index=["first", "second"]), key=frame.key("fig_rotary"))
 
 
 shuffle_section()

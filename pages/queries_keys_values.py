@@ -85,8 +85,9 @@ def lookup(library: dict) -> None:
           "Green: the soft lookup's blend Σ αⱼ vⱼ. Grey: the hard lookup's value, when there is a match.",
           lambda: table(np.vstack([soft.output] + ([hard_value] if hit is not None else [])),
                         ["soft"] + (["hard"] if hit is not None else []), value_names), key=frame.key("fig_output"))
-    st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats "
-               f"(even share over {len(titles)} videos: {np.log(len(titles)):.3f}).")
+    st.caption(f"Spread of the weights: {core.entropy(soft.weights):.3f} nats (their entropy, taken with the "
+               f"natural logarithm: 0 when one video takes all the weight, {np.log(len(titles)):.3f} for an even "
+               f"share over {len(titles)} videos).")
 
 
 lookup(library)

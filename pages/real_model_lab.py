@@ -108,8 +108,10 @@ def where_tokens_look(text: str, shown: int) -> None:
     a, b, c = st.columns([2, 2, 1])
     model = minilm()
     layer = frame.control(a.slider, "layer", "Layer", 1, model.n_layers, 1)
-    head = frame.control(b.slider, "head", "Head", 1, model.n_heads, 1)
     avg = frame.control(c.toggle, "avg", "Head average", False)
+    head = frame.control(b.slider, "head", "Head", 1, model.n_heads, 1,
+                         idle=f"“Head average” is on: the map is the mean of all {model.n_heads} heads, whichever "
+                              "head is picked here." if avg else None)
     W = core.attention_map(r.attentions, layer - 1, None if avg else head - 1)        # [T, T]
     view = f"layer {layer}, " + (f"mean of the {model.n_heads} heads" if avg else f"head {head}")
     chart(built(attention_heatmap, W, r.tokens, f"Attention weights, {view}"),

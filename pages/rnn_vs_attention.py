@@ -9,7 +9,7 @@ from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import rnn_vs_attention
-from ui.numbers import SUPERSCRIPT, power, written
+from ui.numbers import from_log10, power, written
 from ui.steps import Steps
 
 
@@ -27,24 +27,13 @@ frame.header()
 shown = frame.steps(Step.labels())
 
 
-def sci(log10: float) -> str:
-    """The number 10^log10, readable at any size (even below the smallest double): 0.0295, 3 × 10⁻⁵."""
-    if -3 <= log10 < 4 and "e" not in f"{10 ** log10:.3g}":
-        return f"{10 ** log10:.3g}"
-    exponent = int(np.floor(log10))
-    mantissa = 10 ** (log10 - exponent)
-    if round(mantissa, 1) >= 10:
-        mantissa, exponent = 1.0, exponent + 1
-    return f"{mantissa:.2g} × 10{str(exponent).translate(SUPERSCRIPT)}"
-
-
 def predict_decay(rho: float, steps: int, length: int) -> bool:
     """How much survives the chain? The options are the learner's likely answers for these very numbers."""
-    right = sci(steps * np.log10(rho))
-    one, added = sci(np.log10(rho)), 1 - steps * (1 - rho)
+    right = from_log10(core.log10_gradient_bound(rho, steps), 2)
+    one, added = from_log10(core.log10_gradient_bound(rho, 1), 2), 1 - steps * (1 - rho)
     wrong = [f"About {one}: that is what one step keeps"]
     if added > 0:
-        wrong.append(f"About {sci(np.log10(added))}: the {steps} small changes add up")
+        wrong.append(f"About {from_log10(float(np.log10(added)), 2)}: the {steps} small changes add up")
     # A wrong answer that comes out at the same number as the right one (‖J‖ = 1, one step) is left out.
     wrong = [w for w in wrong if not w.startswith(f"About {right}:")]
     options = [*wrong, f"About {right}", "Exactly 0: after enough steps nothing is left"]
@@ -53,36 +42,40 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
 
 
 def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
-    """The real chain against its bound, in numbers: tanh's slopes and the norm of a product."""
+    """The real chain against its bound, in numbers: tanh's slopes and the norm of a product. Every number is
+    read in log space, so a gradient far below the smallest double (10⁻³⁷¹ at T = 500) is still written out."""
     f: core.ChainFactors = r.factors
     if steps < 1:
         return "With one token there is no chain to cross."
-    with np.errstate(divide="ignore"):
-        rate = float(np.exp((np.log(r.rnn[0]) - np.log(r.rnn[-1])) / steps))
-    trend = ("shrinks" if rate < 1 else "grows") + f" by about ×{rate:.3f} per step"
-    return (f"**Why the real RNN {'fades' if rate < 1 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every step "
-            f"stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ, and tanh's "
+    log_rate = (r.rnn_log10[0] - r.rnn_log10[-1]) / steps        # log₁₀ of the factor per step
+    verb = "shrinks" if log_rate < 0 else "grows"
+    return (f"**Why the real RNN {'fades' if log_rate < 0 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every "
+            f"step stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ (the "
+            f"step's Jacobian: how a small change in one state moves the next), and tanh's "
             f"slope 1 − hₜ² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
-            f"{written(f.product)}. Even that is only a ceiling: successive Jacobians stretch different directions, so "
-            f"the norm of their product is at most, and usually far below, the product of their norms. Measured, "
-            f"token 1 reaches the last state at {written(r.rnn[0])}: its gradient {trend}.")
+            f"{from_log10(f.log10_product)}. Even that is only a ceiling: successive Jacobians stretch different "
+            f"directions, so the norm of their product is at most, and usually far below, the product of their norms. "
+            f"Measured, token 1 reaches the last state at {from_log10(r.rnn_log10[0])}: its gradient {verb} by about "
+            f"×{from_log10(log_rate)} per step.")
 
 
 def the_bound(rho: float, steps: int, length: int) -> None:
     """Step 1, after the prediction: ‖J‖ᵀ⁻¹, what it means, and the bound against distance."""
     bound = float(core.gradient_bound(rho, steps))
+    shown = from_log10(core.log10_gradient_bound(rho, steps))     # written out even where bound underflows to 0
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("steps from token 1 to token T", steps)
-    row.metric("bound ‖J‖ᵀ⁻¹", written(bound))
+    row.metric("bound ‖J‖ᵀ⁻¹", shown)
     row.metric("attention's bound ‖J‖¹", written(float(core.gradient_bound(rho, 1))))
-    st.markdown(f"**{power(rho, steps)} = {written(bound)}**: the most that token 1's gradient can be multiplied by on "
+    st.markdown(f"**{power(rho, steps)} = {shown}**: the most that token 1's gradient can be multiplied by on "
                 f"its way through the chain to token {length}.")
     if bound == 0.0:
-        st.info("So small it underflows to 0 in double precision (below 10⁻³²³); the plot floors it at 10⁻³⁰⁰.",
+        st.info("So small it underflows to 0 in a computer's 64-bit numbers (they stop near 10⁻³²³), so its size "
+                "is worked out from its logarithm; the plot floors it at 10⁻³⁰⁰.",
                 icon=":material/info:")
     if rho > 1:
-        st.warning(f"Above 1 the bound grows instead: {power(rho, steps)} = {written(bound)}. It no longer promises "
+        st.warning(f"Above 1 the bound grows instead: {power(rho, steps)} = {shown}. It no longer promises "
                    "that anything fades, and a chain that kept stretching by that much would explode, which is "
                    "just as bad for training. Whether a real tanh RNN does is measured below.",
                    icon=":material/warning:")
@@ -98,10 +91,10 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
     st.subheader("A real RNN and a real attention head")
     frame.note("chain")
     row = st.container(horizontal=True)                # wraps where a column is narrow
-    row.metric("token 1 → last RNN state", written(r.rnn[0]))
+    row.metric("token 1 → last RNN state", from_log10(r.rnn_log10[0]))
     row.metric("token 1 → attention out", written(r.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
-    row.metric("last token → last RNN state", written(r.rnn[-1]))
+    row.metric("last token → last RNN state", from_log10(r.rnn_log10[-1]))
     chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
           "Gradient norm from each input token to the last position, against distance (log scale). "
           "The RNN's values stay under its bound; attention's do not fall with distance.",
@@ -148,6 +141,20 @@ def chain_against_attention(shown: int, seed: int) -> None:
         lstm_gates(length, seed, race)
 
 
+def lstm_verdict(lstm_log10: float, rnn_log10: float) -> str:
+    """What the LSTM did with token 1's gradient (kept a part of it, or grew it), against the tanh RNN."""
+    ratio = lstm_log10 - rnn_log10                          # log₁₀ of LSTM ÷ RNN
+    if lstm_log10 > 0:
+        said = (f"Measured, token 1's gradient grows to {from_log10(lstm_log10)} in the LSTM (above 1: gates this "
+                "near 1 let the paths through h stretch it on the way rather than fade it): ")
+    else:
+        said = f"Measured, the LSTM keeps {from_log10(lstm_log10)} of token 1's gradient: "
+    if ratio >= 0:
+        return said + f"**{from_log10(ratio)} times** the tanh RNN's."
+    return said + (f"**less** than the tanh RNN's {from_log10(rnn_log10)}, since forget gates this far below 1 "
+                   "fade faster than the chain.")
+
+
 @frame.fragment
 def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
@@ -159,24 +166,19 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
     row = st.container(horizontal=True)                # wraps where a column is narrow
-    row.metric("RNN: token 1 → last state", written(race.rnn[0]))
-    row.metric("LSTM: token 1 → last state", written(lstm[0]))
+    row.metric("RNN: token 1 → last state", from_log10(race.rnn_log10[0]))
+    row.metric("LSTM: token 1 → last state", from_log10(lstm.log10[0]))
     row.metric("attention: token 1 → out", written(race.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
-    ratio = lstm[0] / race.rnn[0] if race.rnn[0] > 0 else np.inf
     st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
                 f"the {length - 1} steps from token 1 multiply to about {power(keep, length - 1, 3)} = "
-                f"{written(keep ** (length - 1))}; "
-                f"the paths through h add to that. Measured, the LSTM keeps {written(lstm[0])} of token 1's gradient: "
-                + (f"**{written(ratio)} times** the tanh RNN's." if np.isfinite(ratio) and ratio >= 1 else
-                   f"**less** than the tanh RNN's {written(race.rnn[0])}, since forget gates this far below 1 fade "
-                   "faster than the chain." if np.isfinite(ratio) else
-                   "the tanh RNN's has underflowed to 0.")
-                + f" Attention's one step keeps {written(race.attention[0])}.")
-    chart(built(lstm_figure, race.distance, race.rnn, lstm, race.attention),
+                f"{from_log10((length - 1) * np.log10(keep))}; the paths through h add to that. "
+                + lstm_verdict(lstm.log10[0], race.rnn_log10[0])
+                + f" Attention's one step carries {written(race.attention[0])}.")
+    chart(built(lstm_figure, race.distance, race.rnn, lstm.influence, race.attention),
           "Gradient norm from each token to the last position against distance (log scale), on the same random "
           "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
-          lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm,
+          lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm.influence,
                                 "attention": race.attention}), key=frame.key("fig_lstm"))
 
 
@@ -204,9 +206,10 @@ def fixed_state(seed: int) -> None:
                    f"(guessing gives 50%).")
                 + f" Attention keeps all {k} pairs and recalls {here.attention[0]:.0%}, at the cost of comparing the "
                 f"query with {k} stored keys, and memory that grows with k.")
-    chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d),
+    chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d, k,
+                (float(here.additive[0]), float(here.best_state[0]), float(here.attention[0]))),
           f"Fraction of k yes/no facts recalled from a state of d = {d} numbers, against k (log scale); the dotted "
-          "line marks k = d, the thin one guessing.",
+          f"line marks k = d, the thin one guessing, the solid blue one your k = {k}.",
           lambda: pd.DataFrame({"k": curve.pairs, "LSTM cell (additive)": curve.additive,
                                 "best state": curve.best_state, "attention": curve.attention}),
           key=frame.key("fig_recall"))

@@ -7,6 +7,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.scaled_formula import formula_latex, output_figure, stage_figure
+from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
@@ -16,6 +17,7 @@ from ui.tables import numbers
 SEED_Q = np.array([[1.0, 0.0, 1.0, 0.0]])
 SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1.0]])
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+LAST_FIT = controls.private_key("sf", "fit")             # (dₖ, keys) of the last Q, K, V that fitted together
 TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
 
 
@@ -115,11 +117,36 @@ def entered() -> tuple[core.AttentionTrace | None, bool]:
                               help="Turn off to see the weights sharpen when the scores are not scaled.")
         if Q is None or K is None or V is None:
             return None, scale
+        wrong = misfit(Q, K, V)
+        if wrong is not None:                           # said under the box that does not fit the other two
+            box, why = wrong
+            (c1, c2, c3)[box].error(why, icon=":material/error:")
+            return None, scale
+        st.session_state[LAST_FIT] = (Q.shape[1], K.shape[0])
         try:
             return core.scaled_dot_product_attention(Q, K, V, scale=scale), scale
         except ValueError as err:
             st.error(f"These inputs do not fit together: {message(err)}", icon=":material/error:")
             return None, scale
+
+
+def misfit(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[int, str] | None:
+    """Which box (0 for Q, 1 for K, 2 for V) does not fit the other two, and a sentence naming it; None when
+    they fit. The box blamed is the one whose shape moved away from the last inputs that fitted."""
+    d_k, n_k = st.session_state.get(LAST_FIT, (Q.shape[1], K.shape[0]))
+    if Q.shape[1] != K.shape[1]:
+        if Q.shape[1] != d_k:
+            return 0, (f"Each query in Q now has {Q.shape[1]} numbers, but each key in K has {K.shape[1]}: a query "
+                       "and a key must be the same length, dₖ.")
+        return 1, (f"Each key in K now has {K.shape[1]} numbers, but each query in Q has {Q.shape[1]}: a query "
+                   "and a key must be the same length, dₖ.")
+    if V.shape[0] != K.shape[0]:
+        if K.shape[0] != n_k:
+            return 1, (f"K now has {K.shape[0]} keys, but V has {V.shape[0]} value rows: every key needs exactly "
+                       "one value row.")
+        return 2, (f"V has {V.shape[0]} value rows, but K has {K.shape[0]} keys: every key needs exactly one "
+                   "value row.")
+    return None
 
 
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this

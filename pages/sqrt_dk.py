@@ -72,7 +72,9 @@ def softmax_spread(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) ->
     c = st.columns(4)
     c[0].metric("top weight, unscaled", f"{w_raw.max():.3f}")
     c[1].metric("top weight, scaled", f"{w_scaled.max():.3f}")
-    c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats")
+    c[2].metric("entropy, unscaled", f"{float(core.entropy(w_raw)):.3f} nats",
+                help="How evenly the weights spread, in nats (entropy taken with the natural logarithm): 0 when "
+                     "one key takes all the weight.")
     c[3].metric("entropy, scaled", f"{float(core.entropy(w_scaled)):.3f} nats",
                 help=f"An even spread over {N_KEYS} keys has entropy ln {N_KEYS} = {np.log(N_KEYS):.3f} nats.")
     chart(built(weights_figure, w_raw, w_scaled), f"One query's weights over {N_KEYS} random keys at dₖ = {d_k}.",
@@ -110,7 +112,8 @@ def saturation(d_k: int, L: sqrt_dk.SqrtDkNumbers, sw: core.SoftmaxSweep) -> Non
     with right:
         chart(built(sweep_figure, sw.d_k, np.maximum(sw.grad_norm_raw, 1e-16), sw.grad_norm_scaled,
                     "Size of softmax's gradient (Jacobian norm)", "‖diag(p) − ppᵀ‖", log_y=True),
-              "Median spectral norm of the softmax Jacobian, floored at 10⁻¹⁶ for the log axis.", None,
+              "Median spectral norm (the most a matrix can stretch a vector) of the softmax Jacobian "
+              "diag(p) − ppᵀ (how the weights move when the scores move), floored at 10⁻¹⁶ for the log axis.", None,
               key=frame.key("fig_grad"))
 
 

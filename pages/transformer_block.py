@@ -106,11 +106,11 @@ def one_block(text: str, parts: core.BlockParts) -> None:
           "Columns: the input, attention's output (attn), the sum with the residual (+res 1), the LayerNorm (LN 1), "
           "the feed-forward output (FF), the second sum and the second LayerNorm." + skipped_columns(parts) + " "
           + length_sentence(norms, layer),
-          lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key="tb_fig_norms")
+          lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key=frame.key("fig_norms"))
     X = np.asarray(stages[STAGES.index(stage)], dtype=np.float64)[:, :DIMS]
     chart(built(stage_vectors_figure, X, tokens, f"Block {layer}, {stage}: the first {DIMS} numbers"),
           f"The first {DIMS} of the 384 numbers of every token at this stage; values from {X.min():.3g} to "
-          f"{X.max():.3g}.", lambda: pd.DataFrame(X.round(4), index=rows), key="tb_fig_vectors")
+          f"{X.max():.3g}.", lambda: pd.DataFrame(X.round(4), index=rows), key=frame.key("fig_vectors"))
 
 
 def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str) -> str:
@@ -148,7 +148,7 @@ def tokens_alike(text: str, parts: core.BlockParts) -> bool:
     names = {"full model": full, (f"without {OFF}" if OFF != "nothing" else "every part on (again)"): ablated}
     chart(built(by_layer_figure, list(tb.LAYER_LABELS), names, "How alike the tokens are", "mean cosine"),
           measured, lambda: pd.DataFrame({k: v.round(4) for k, v in names.items()}, index=tb.LAYER_LABELS),
-          key="tb_fig_alike")
+          key=frame.key("fig_alike"))
     return True
 
 
@@ -183,7 +183,7 @@ def two_banks(parts: core.BlockParts) -> None:
           lambda: pd.DataFrame({**{k: v.round(4) for k, v in names.items()},
                                 "river bank vs its sentence": ablated.river_to_others.round(4),
                                 "till bank vs its sentence": ablated.till_to_others.round(4)},
-                               index=tb.LAYER_LABELS), key="tb_fig_bank")
+                               index=tb.LAYER_LABELS), key=frame.key("fig_bank"))
 
 
 readable = read_sentence(text or "")

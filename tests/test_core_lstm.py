@@ -111,3 +111,19 @@ def test_the_curves_shortcuts_give_the_least_squares_state_of_each_draw():
                                np.mean(recall_from_state(best_state(K, y), K) == y) / 2,
                                np.mean(recall_by_attention(K, y) == y) / 2]
     np.testing.assert_allclose([curve.additive, curve.best_state, curve.attention], expected)
+
+
+def test_lstm_log10_influence_stays_finite_where_the_norm_underflows():
+    from attention_core import lstm_log10_input_influence
+
+    rng = np.random.default_rng(4)
+    lstm = random_lstm(5, 3, -2.0, rng, weight_scale=1.5)
+    short = rng.standard_normal((7, 3))
+    np.testing.assert_allclose(10.0 ** lstm_log10_input_influence(lstm, short),
+                               fd_influence(last_state(lstm), short), rtol=1e-5, atol=1e-9)
+    long = rng.standard_normal((600, 3))
+    logs = lstm_log10_input_influence(lstm, long)
+    assert np.isfinite(logs).all() and logs[0] < -323
+    # Each step back multiplies by roughly the same factor: the log falls about linearly, with no floor at 10⁻³²³.
+    rises = np.diff(logs[::100])                          # from token 1 towards the end, every 100 tokens
+    assert rises.min() > 0 and rises.min() / rises.max() > 0.3

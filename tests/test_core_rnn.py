@@ -82,3 +82,25 @@ def test_sequential_steps():
     assert sequential_steps(100) == {"rnn": 100, "attention": 1}
     with pytest.raises(ValueError):
         sequential_steps(0)
+
+
+def test_log10_influence_is_the_log_of_the_plain_norm_and_stays_finite_past_underflow():
+    from attention_core import chain_factors, log10_gradient_bound, log10_input_influence
+
+    rng = np.random.default_rng(5)
+    rnn = random_rnn(16, 4, 0.5, rng)
+    X = rng.standard_normal((500, 4))
+    logs = log10_input_influence(rnn, X)
+    # A second path, forward from x_1: ∂h_T/∂x_1 = J_T ⋯ J_2 diag(1 − h_1²) W_xh, renormalised each step.
+    H = rnn_forward(rnn, X)
+    P, scale = (1 - H[0] ** 2)[:, None] * rnn.W_xh, 0.0
+    for t in range(1, len(X)):
+        P = (1 - H[t] ** 2)[:, None] * (rnn.W_hh @ P)
+        P, scale = P / np.abs(P).max(), scale + np.log10(np.abs(P).max())
+    assert logs[0] == pytest.approx(scale + np.log10(np.linalg.norm(P, ord=2)), abs=1e-9)
+    assert logs[0] < -323 and input_influence(rnn, X)[0] == 0.0          # the plain norm underflows; the log does not
+    short = X[:8]
+    np.testing.assert_allclose(10.0 ** log10_input_influence(rnn, short),
+                               fd_influence(lambda Z: rnn_forward(rnn, Z)[-1], short), rtol=1e-5, atol=1e-12)
+    assert log10_gradient_bound(0.1, 499) == pytest.approx(-499) and float(gradient_bound(0.1, 499)) == 0.0
+    assert chain_factors(rnn, X).log10_product == pytest.approx(np.log10(chain_factors(rnn, X).step_norms).sum())

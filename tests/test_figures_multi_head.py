@@ -29,31 +29,47 @@ def test_blocks_draw_a_line_between_heads():
     assert [a.text for a in fig.layout.annotations] == ["head 1", "head 2", "head 3", "head 4"]
 
 
+def panels(fig) -> dict[int, tuple[np.ndarray, np.ndarray, int, int]]:
+    """Each head's panel in the one heatmap: (its weights from the hover data, its colour values, x0, y0)."""
+    data, shade = np.asarray(fig.data[0].customdata, dtype=float), np.asarray(fig.data[0].z, dtype=float)
+    out = {}
+    for head in np.unique(data[..., 0][np.isfinite(data[..., 0])]).astype(int):
+        ys, xs = np.nonzero(data[..., 0] == head)
+        block = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
+        out[int(head)] = (data[..., 1][block], shade[block], int(xs.min()), int(ys.min()))
+    return out
+
+
 def test_real_heads_are_twelve_panels_with_the_word_and_target_outlined():
     rng = np.random.default_rng(1)
     w = rng.dirichlet(np.ones(5), size=(12, 5)).astype(np.float32)
     fig = real_heads_figure(w, ["[CLS]", "it", "was", "<i>", "[SEP]"], "t", marked=1, target=(2, 3))
-    assert len(fig.data) == 12
-    np.testing.assert_allclose(np.asarray(fig.data[11].z), w[11], rtol=1e-6)
-    # One pair of category axes: each panel's cell (i, j) sits at the category numbers where its own labels are.
+    assert len(fig.data) == 1 and fig.data[0].hoverongaps is False
+    # The hover names the head under the pointer and its own weight, from the cell's data, for every panel.
+    assert fig.data[0].hovertemplate.startswith("head %{customdata[0]}: %{y} → %{x}: %{customdata[1]:.3f}")
+    found = panels(fig)
+    assert sorted(found) == list(range(1, 13))
     x_cats, y_cats = list(fig.layout.xaxis.categoryarray), list(fig.layout.yaxis.categoryarray)
+    assert list(fig.data[0].x) == x_cats and list(fig.data[0].y) == y_cats
     assert len(set(x_cats)) == len(x_cats) and len(set(y_cats)) == len(y_cats)
     rows = [s for s in fig.layout.shapes if s.y1 - s.y0 == 1]
     cols = [s for s in fig.layout.shapes if s.x1 - s.x0 == 1]
     assert len(rows) == 12 and len(cols) == 12
-    for h, (trace, row, col) in enumerate(zip(fig.data, rows, cols, strict=True)):
-        x0, y0 = x_cats.index(trace.x[0]), y_cats.index(trace.y[0])
-        assert [x_cats.index(x) for x in trace.x] == list(range(x0, x0 + 5))          # a panel's own columns
+    for h, (row, col) in enumerate(zip(rows, cols, strict=True)):
+        weights, shade, x0, y0 = found[h + 1]
+        np.testing.assert_allclose(weights, w[h], rtol=1e-6)
+        np.testing.assert_allclose(shade, w[h] / w[h].max(), rtol=1e-6)           # each panel on its own 0–max
         assert (row.x0, row.x1, row.y0) == (x0 - 0.5, x0 + 4.5, y0 + 0.5)           # the row of token 1
         assert (col.x0, col.x1, col.y0, col.y1) == (x0 + 1.5, x0 + 2.5, y0 - 0.5, y0 + 4.5)   # token 2's column
         assert fig.layout.annotations[h].text == f"head {h + 1}"
-    # No two panels overlap: twelve distinct corners, each with a blank category before the next panel.
-    corners = {(x_cats.index(t.x[0]), y_cats.index(t.y[0])) for t in fig.data}
+        assert x_cats[x0 + 3].replace("\u200b", "") == "3: &lt;i&gt;"              # the hover reads the same
+    # No two panels overlap: twelve distinct corners, with blank categories (no data, no hover) between them.
+    corners = {(x0, y0) for _, _, x0, y0 in found.values()}
     xs, ys = sorted({x for x, _ in corners}), sorted({y for _, y in corners})
     assert len(corners) == 12 and len(xs) == 4 and len(ys) == 3
     assert min(np.diff(xs)) > 5 and min(np.diff(ys)) > 5
-    assert fig.data[0].x[3] == "3: &lt;i&gt;" and len(set(fig.data[0].y)) == 5
-    assert all(t.x[3].replace("\u200b", "") == "3: &lt;i&gt;" for t in fig.data)   # the hover reads the same
+    data, shade = np.asarray(fig.data[0].customdata, dtype=float), np.asarray(fig.data[0].z, dtype=float)
+    assert np.isnan(data[:, xs[0] + 5, 0]).all() and np.isnan(shade[:, xs[0] + 5]).all()
 
 
 def test_cost_figure_has_both_bars_per_stage():

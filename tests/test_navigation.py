@@ -42,3 +42,29 @@ def test_the_pages_follow_the_index_and_each_run_gets_its_own():
     assert got["defaults"] == [p.slug == "home" for p in index]
     # Made once for both calls; handed out as copies, so st.navigation marking one never reaches another run.
     assert got["made"] == 1 and got["shared"] == 0 and all(got["same_files"])
+
+
+def test_every_lesson_has_one_name_in_the_sidebar_the_title_and_the_lesson_map():
+    from ui.content import load_lesson
+
+    for item in page_index():
+        if item.slug != "home":                          # the home page is the lesson map, titled as the app
+            assert load_lesson(item.slug).title == item.title, item.slug
+
+
+def test_the_sidebar_shows_every_lesson_without_view_more(monkeypatch):
+    """Streamlit collapses a menu of more than twelve pages to ten and a "View more" button unless the
+    navigation is expanded; the app's call must expand it whatever the number of lessons."""
+    import streamlit
+
+    calls = []
+    real = streamlit.navigation
+
+    def recording(pages, **kwargs):
+        calls.append(kwargs)
+        return real(pages, **kwargs)
+
+    monkeypatch.setattr(streamlit, "navigation", recording)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert not at.exception and calls
+    assert all(c.get("expanded") is True and c.get("position", "sidebar") == "sidebar" for c in calls)

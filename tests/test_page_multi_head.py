@@ -32,6 +32,16 @@ def heatmaps(at, key):
     return [np.asarray(t["z"], dtype=float) for t in figure(at, key)["data"]]
 
 
+def head_panels(at, key):
+    """The 12 panels of the real layer's one heatmap, each head's weights read from its hover data."""
+    data = np.asarray(figure(at, key)["data"][0]["customdata"], dtype=float)
+    out = []
+    for head in range(1, 13):
+        ys, xs = np.nonzero(data[..., 0] == head)
+        out.append(data[ys.min():ys.max() + 1, xs.min():xs.max() + 1, 1])
+    return out
+
+
 def as_text(M):
     return "\n".join(", ".join(f"{v:g}" for v in row) for row in M)
 
@@ -135,11 +145,12 @@ def test_the_real_layer_counts_the_heads_from_the_models_own_weights():
     assert f"({len(hits)} of 72)" in shown
     for L, H in hits:
         assert f"L{L + 1} H{H + 1} ({r.attentions[L, H, it, animal]:.0%})" in shown
-    panels = heatmaps(at, "mh_fig_real")
+    panels = head_panels(at, "mh_fig_real")
     assert len(panels) == 12
     np.testing.assert_allclose(panels[0], r.attentions[3, 0], rtol=1e-6)      # layer 4 by default
+    np.testing.assert_allclose(panels[11], r.attentions[3, 11], rtol=1e-6)
     at.slider(key="mh_layer").set_value(1).run()
-    np.testing.assert_allclose(heatmaps(at, "mh_fig_real")[0], r.attentions[0, 0], rtol=1e-6)
+    np.testing.assert_allclose(head_panels(at, "mh_fig_real")[0], r.attentions[0, 0], rtol=1e-6)
     table = at.dataframe[-1].value
     assert table.shape == (12, 6)                                             # a row per head, a column per layer
     top = int(np.argmax(r.attentions[0, 2, it]))

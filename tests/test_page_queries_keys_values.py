@@ -81,9 +81,16 @@ def test_queries_equal_to_keys_make_every_token_attend_to_itself():
     at.radio(key=PRED).set_value("On itself.").run()
     at.button(key=f"{PRED}__button").click().run()
     assert at.error
+    asked = at.radio(key=PRED).label
     at.toggle(key="qkv_same").set_value(True).run()
-    # With queries equal to keys the same answer is now the right one, and the prompt quotes the new query.
+    # The committed answer stays with the question it answered (and its verdict) ...
+    assert at.radio(key=PRED).label == asked and at.radio(key=PRED).value == "On itself." and at.error
+    # ... until the learner asks again: with queries equal to keys the same answer is now the right one, and the
+    # prompt quotes the new query.
+    at.button(key=f"{PRED}__again").click().run()
     assert "is [0, 0, 3]; its own key is [0, 0, 3]" in at.radio(key=PRED).label
+    at.radio(key=PRED).set_value("On itself.").run()
+    at.button(key=f"{PRED}__button").click().run()
     assert any(s.value.startswith("Yes.") for s in at.success)
     assert float(next(m for m in at.metric if "on itself" in m.label).value) > 0.9
     assert next(m for m in at.metric if "attends most to" in m.label).value.startswith("it ")

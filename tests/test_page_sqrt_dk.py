@@ -79,3 +79,17 @@ def test_the_tables_are_made_from_the_cached_numbers_once_opened():
     sw = data.softmax_sweep_by_seed.__wrapped__(seed)
     assert sweep["dₖ"].to_numpy() == pytest.approx(sw.d_k)
     assert sweep["gradient norm scaled"].to_numpy() == pytest.approx(sw.grad_norm_scaled)
+
+
+def test_the_saturation_table_writes_its_tiny_slopes_as_powers_of_ten_not_zeros():
+    from devtools.apptest import leading_number, reveal
+
+    at = reveal(open_page("sqrt_dk", sd_dk="1024"), "sqrt_dk")
+    at.session_state["sd_fig_sat__numbers"] = True           # what opening "Show the numbers" sets
+    table = next(d.value for d in at.run().dataframe if "S(1-S)" in d.value.columns)
+    x = table["x"].to_numpy(dtype=float)
+    slope = 1 / (1 + np.exp(-x)) * (1 - 1 / (1 + np.exp(-x)))  # σ(x)(1 − σ(x)), computed here
+    shown = table["S(1-S)"].to_numpy()
+    assert slope.min() < 1e-40                                # the table's ends are far below fixed decimals
+    assert all(isinstance(v, str) and "0.0000" not in v for v in shown)
+    assert [leading_number(v) for v in shown] == pytest.approx(slope, rel=1e-3)

@@ -78,3 +78,22 @@ def test_built_returns_one_shared_figure_per_distinct_input():
     first = built(spy, a)
     assert built(spy, a.copy()) is first and len(calls) == 1
     assert built(spy, b) is not first and len(calls) == 2
+
+
+def test_a_table_of_tiny_numbers_is_written_out_not_as_forty_zeros():
+    import pandas as pd
+
+    from ui.charts import readable
+    from ui.tables import _short
+
+    x = np.linspace(-140, 140, 15)
+    slope = np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))) ** 2          # S(1 − S), down to 10⁻⁶¹
+    table = readable(pd.DataFrame({"x": x, "S(1-S)": slope, "flag": x > 0}))
+    cells = list(table["S(1-S)"])
+    assert all(isinstance(c, str) and "e" not in c for c in cells)
+    assert all(float(c.replace(" × 10", "e").translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+               == pytest.approx(v, rel=1e-3) for c, v in zip(cells, slope, strict=True))
+    assert table["x"].dtype == float and table["flag"].dtype == bool        # plain columns stay numbers
+    plain = pd.DataFrame({"w": [0.25, 0.75]})
+    assert readable(plain) is plain
+    assert _short(2.9e-59) == "2.9 × 10⁻⁵⁹" and _short(0.25) == "0.25" and _short(0.0) == "0"   # presenter's table

@@ -22,3 +22,22 @@ def test_written_keeps_plain_numbers_plain_and_powers_take_superscripts():
     assert written(0.0295) == "0.0295" and written(2.95e-05) == "2.95 × 10⁻⁵" and written(3.57e41) == "3.57 × 10⁴¹"
     assert written(float("inf")) == "inf"
     assert power(0.9, 99) == "0.90⁹⁹" and power(0.731, 99, 3) == "0.731⁹⁹"
+
+
+@given(st.floats(min_value=-2000, max_value=2000))
+def test_from_log10_writes_any_size_and_reads_back_within_its_digits(log10):
+    from ui.numbers import from_log10
+
+    shown = from_log10(log10)
+    assert "e" not in shown and shown != "0"
+    mantissa, _, exponent = shown.replace(",", "").partition(" × 10")
+    read = math.log10(float(mantissa)) + (int(exponent.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+                                          if exponent else 0)
+    assert abs(read - log10) < 0.03                              # two or three significant figures
+
+
+def test_from_log10_writes_an_underflowed_product_as_a_reader_would():
+    from ui.numbers import from_log10
+
+    assert from_log10(-371 + math.log10(2.9), 2) == "2.9 × 10⁻³⁷¹"
+    assert from_log10(math.log10(0.18)) == "0.18" and from_log10(-math.inf) == "0"

@@ -52,3 +52,12 @@ def test_the_dark_theme_css_names_the_formula_softmax_shade():
     shade = palette.TEXT_SHADES[palette.WEIGHTS]
     r, g, b = (int(shade[i:i + 2], 16) for i in (1, 3, 5))
     assert f"rgb({r}, {g}, {b})" in SITE_CSS
+
+
+def test_held_answers_come_back_only_as_an_index_and_a_digest():
+    good = {"projection": {"predict:swap": [1, "0123456789abcdef"], "check:commutative": [0, "fedcba9876543210"]}}
+    raw = json.dumps({"held": {**good, "nowhere": {"check:a": [0, "0123456789abcdef"]},
+                               "polysemy": {"check:x": [1, "not a digest"], "check:y": ["1", "0123456789abcdef"],
+                                            "check:z": [99, "0123456789abcdef"], "check:<b>": [0, "0123456789abcdef"],
+                                            "check:w": [True, "0123456789abcdef"]}}})
+    assert clean(raw, SLUGS) == {"visited": [], "answers": {}, "held": good}

@@ -15,6 +15,7 @@ import streamlit as st
 from figures._layout import presented
 from ui import present
 from ui.lru import ByteLRU, deep_size
+from ui.numbers import written
 
 # A figure counts twice its JSON-ready dict: Plotly's own validated copy plus the sealed dict (see sealed()).
 # The budget holds every lesson's default figures many times over (all twelve lessons' take about 1.2 MB)
@@ -109,4 +110,21 @@ def chart(fig: go.Figure, caption: str, numbers: pd.DataFrame | Callable[[], pd.
     if numbers is not None:
         with st.expander("Show the numbers", key=f"{key}__numbers", on_change="rerun") as box:
             if box.open:
-                st.dataframe(numbers() if callable(numbers) else numbers, width="stretch")
+                st.dataframe(readable(numbers() if callable(numbers) else numbers), width="stretch")
+
+
+# Sizes outside which fixed decimals stop being readable: the data grid shows 10⁻⁵⁹ as a run of zeros.
+PLAIN_FROM, PLAIN_BELOW = 1e-4, 1e9
+
+
+def readable(data: pd.DataFrame) -> pd.DataFrame:
+    """``data`` with every numeric column that holds a number too small or too large for fixed decimals (a
+    nonzero below 10⁻⁴ in size, or 10⁹ and above) written as a reader would, 2.9 × 10⁻⁵⁹, in every cell."""
+    out = data
+    for name in data.select_dtypes("number").columns:
+        values = data[name].to_numpy(dtype=float)
+        size = np.abs(values[np.isfinite(values) & (values != 0)])
+        if size.size and (size.min() < PLAIN_FROM or size.max() >= PLAIN_BELOW):
+            out = out.copy() if out is data else out
+            out[name] = [written(v, 4) for v in values]
+    return out

@@ -162,15 +162,24 @@ class Frame:
             label = f"**Check yourself.** {c.prompt}"
             if classroom.student_poll(poll_id, label, c):    # the class is asked this one: answer for the room
                 return None
+            item, question = f"check:{c.id}", _digest(c)
+            held = _held(key)
+            kept = None if held or key in st.session_state else progress.held(self.slug, item, question)
+            if kept is not None and kept < len(c.choices):   # answered in this browser before a reload
+                st.session_state[key] = c.choices[kept].text
+            asked: Check = held["question"] if held else c   # graded on the question as it was answered
             # The question is the radio's own label: a screen reader announces it with the choices.
-            choice = st.radio(label, [ch.text for ch in c.choices], index=None, key=key)
+            choice = st.radio(f"**Check yourself.** {asked.prompt}", [ch.text for ch in asked.choices], index=None,
+                              key=key)
             classroom.presenter_poll(poll_id, c)
             if choice is None:
                 return None
-            picked = next(ch for ch in c.choices if ch.text == choice)
+            _hold(key, asked, choice)
+            picked = next(ch for ch in asked.choices if ch.text == choice)
+            progress.hold(self.slug, item, asked.choices.index(picked), _digest(asked))
             verdict(picked.correct, picked.feedback)
-            if picked.correct and c.explanation:
-                st.markdown(c.explanation.strip())
+            if picked.correct and asked.explanation:
+                st.markdown(asked.explanation.strip())
         progress.record(self.slug, f"check:{c.id}", picked.correct)
         return picked.correct
 
@@ -191,7 +200,15 @@ class Frame:
             label = f"**Predict first.** {p.prompt}"
             if classroom.student_poll(poll_id, label, p):    # the class is asked this one: answer for the room
                 return bool(classroom.poll_revealed(poll_id))
-            choice = st.radio(label, [c.text for c in p.choices], index=None, key=key)
+            item, question = f"predict:{p.id}", _digest(p)
+            kept = None if st.session_state.get(revealed_key) else progress.held(self.slug, item, question)
+            if kept is not None and kept < len(p.choices):   # revealed in this browser before a reload
+                st.session_state[revealed_key] = True
+                _hold(key, p, p.choices[kept].text)
+            held = _held(key) if st.session_state.get(revealed_key) else None
+            asked: Check = held["question"] if held else p    # once revealed, the question as it was answered
+            choice = st.radio(f"**Predict first.** {asked.prompt}", [c.text for c in asked.choices], index=None,
+                              key=key)
             classroom.presenter_poll(poll_id, p)
             if not st.session_state.get(revealed_key):
                 if not st.button("Reveal the answer", key=f"{key}__button", disabled=choice is None):
@@ -199,15 +216,25 @@ class Frame:
                         st.caption("Pick an answer to unlock the reveal.")
                     return False
                 st.session_state[revealed_key] = True
+                _hold(key, p, choice)
+                progress.hold(self.slug, item, [c.text for c in p.choices].index(choice), question)
                 progress.record(self.slug, f"predict:{p.id}", choice == p.choices[p.answer].text)
                 # The whole page again, not only this fragment: the trap and the check held back below
                 # (outside the fragment) can show now.
                 st.rerun()
-            picked = next((c for c in p.choices if c.text == choice), None)
+            if choice is not None:
+                _hold(key, asked, choice)
+                progress.hold(self.slug, item, [c.text for c in asked.choices].index(choice), _digest(asked))
+            picked = next((c for c in asked.choices if c.text == choice), None)
             if picked is not None:
                 verdict(picked.correct, picked.feedback)
-            if p.explanation:
-                st.markdown(p.explanation.strip())
+            if asked.explanation:
+                st.markdown(asked.explanation.strip())
+            if asked != p:
+                st.caption("Your answer stays with the question as it was when you revealed it; the controls have "
+                           "moved since, and the page below follows them.")
+                st.button("Predict again at these settings", key=f"{key}__again", on_click=_forget_answer,
+                          args=(self.slug, item, key, revealed_key), icon=":material/restart_alt:")
         return True
 
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
@@ -216,10 +243,12 @@ class Frame:
         values = {"answer": answer, **values}
         with st.container(border=True):
             st.markdown(f"**Work it out by hand.** {fill(ex.prompt, **values)}")
-            guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001,
-                                    key=controls.exercise_key(self.slug, ex.id))
+            key = controls.exercise_key(self.slug, ex.id)
+            _held(key)
+            guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001, key=key)
             if guess is None:
                 return None
+            _hold(key, None, guess)
             correct = abs(guess - answer) <= ex.tolerance
             verdict(correct, fill(ex.right if correct else ex.wrong, guess=guess, **values))
         progress.record(self.slug, f"exercise:{ex.id}", correct)
@@ -295,6 +324,37 @@ class Frame:
             (self._notice or st).warning(
                 "This link had settings this page could not use, so their defaults are shown instead: "
                 + ", ".join(names) + ".", icon=":material/link_off:")
+
+
+def _held_key(key: str) -> str:
+    return controls.private_key("held", key)
+
+
+def _held(key: str) -> dict | None:
+    """The answer committed in the widget ``key`` (and the question it answered), put back into the widget's
+    state when Streamlit dropped it: a widget a run did not draw (bad input above it, a section held back)
+    loses its value, and the learner's answer must not go with it."""
+    held = st.session_state.get(_held_key(key))
+    if held is not None and key not in st.session_state:
+        st.session_state[key] = held["answer"]
+    return held
+
+
+def _hold(key: str, question: Check | None, answer: object) -> None:
+    """Keep the learner's answer, with the question exactly as it was asked, outside the widget's own state."""
+    st.session_state[_held_key(key)] = {"question": question, "answer": answer}
+
+
+def _forget_answer(slug: str, item: str, key: str, revealed_key: str) -> None:
+    """"Predict again": the learner lets go of a committed prediction to answer the question as it is now."""
+    for k in (key, revealed_key, _held_key(key)):
+        st.session_state.pop(k, None)
+    progress.release(slug, item)
+
+
+def _digest(question: Check) -> str:
+    """Which question an answer belongs to: its prompt and options as asked."""
+    return progress.digest(question.prompt, *(c.text for c in question.choices))
 
 
 def control_label(slug: str, key: str) -> str:

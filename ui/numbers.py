@@ -19,6 +19,22 @@ def written(x: float, digits: int = 3) -> str:
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
+def from_log10(log10: float, digits: int = 3) -> str:
+    """The number 10^log10, written at any size, even far below the smallest double: 0.0295, 2.9 × 10⁻³⁷¹.
+
+    For a quantity computed in log space (a product of hundreds of factors below 1), so that it is never
+    written 0. Plain with three significant figures from 0.001 to 9,999; otherwise ``digits`` of mantissa."""
+    if log10 == -np.inf:
+        return "0"
+    if -3 <= log10 < 4 and "e" not in f"{10 ** log10:.3g}":
+        return f"{10 ** log10:.3g}"
+    exponent = int(np.floor(log10))
+    mantissa = 10 ** (log10 - exponent)
+    if round(mantissa, digits - 1) >= 10:
+        mantissa, exponent = 1.0, exponent + 1
+    return f"{mantissa:.{digits}g} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
 def power(base: float, exponent: int, digits: int = 2) -> str:
     """base to the power exponent, written with a superscript: 0.90⁹⁹."""
     return f"{base:.{digits}f}{str(exponent).translate(SUPERSCRIPT)}"

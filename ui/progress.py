@@ -23,6 +23,8 @@ STORAGE_KEY = "attention_progress_v1"
 MAX_CHARS = 20_000                      # far above what every page's every question takes (~3,000)
 MAX_ITEMS = 60                          # questions kept per lesson
 _ITEM = re.compile(r"(check|predict|exercise):[A-Za-z0-9_]{1,60}")
+_DIGEST = re.compile(r"[0-9a-f]{16}")
+MAX_CHOICES = 20                        # options a question may have, for a committed answer's index
 
 
 def _state() -> dict:
@@ -44,6 +46,29 @@ def record(slug: str, item: str, correct: bool) -> None:
         mine[item] = bool(correct)
         # A whole run, so sync() (at the end of the page, outside any fragment) writes it to the browser.
         st.rerun(scope="app")
+
+
+def hold(slug: str, item: str, choice: int, question: str) -> None:
+    """Keep which option the learner committed to in a question, and the question's digest (``digest``), so a
+    reload that opens the same question (the link keeps the controls) gives the answer back. Only an index and
+    a digest go to the browser: nothing the page would have to trust as text."""
+    _state().setdefault("held", {}).setdefault(slug, {})[item] = [int(choice), question]
+
+
+def release(slug: str, item: str) -> None:
+    """The learner let go of a committed answer ("Predict again"): a reload must not bring it back."""
+    _state().get("held", {}).get(slug, {}).pop(item, None)
+
+
+def held(slug: str, item: str, question: str) -> int | None:
+    """The option committed in this very question (same digest) in this browser, or None."""
+    kept = _state().get("held", {}).get(slug, {}).get(item)
+    return kept[0] if kept is not None and kept[1] == question else None
+
+
+def digest(*parts: object) -> str:
+    """A short digest of a question as asked (its prompt and options): which question an answer belongs to."""
+    return hashlib.blake2b(json.dumps([str(p) for p in parts]).encode(), digest_size=8).hexdigest()
 
 
 def visited() -> list[str]:
@@ -78,6 +103,17 @@ def clean(raw: object, slugs: set[str]) -> dict:
                     if isinstance(k, str) and _ITEM.fullmatch(k) and isinstance(v, bool)}
             if kept:
                 out["answers"][slug] = dict(list(kept.items())[:MAX_ITEMS])
+    held_raw = data.get("held")
+    if isinstance(held_raw, dict):
+        for slug, items in held_raw.items():
+            if slug not in slugs or not isinstance(items, dict):
+                continue
+            kept = {k: [v[0], v[1]] for k, v in items.items()
+                    if isinstance(k, str) and _ITEM.fullmatch(k) and isinstance(v, list) and len(v) == 2
+                    and type(v[0]) is int and 0 <= v[0] < MAX_CHOICES and isinstance(v[1], str)
+                    and _DIGEST.fullmatch(v[1])}
+            if kept:
+                out.setdefault("held", {})[slug] = dict(list(kept.items())[:MAX_ITEMS])
     return out
 
 
@@ -89,6 +125,10 @@ def _merge(stored: dict) -> None:
         mine = state["answers"].setdefault(slug, {})
         for item, correct in items.items():
             mine.setdefault(item, correct)
+    for slug, items in stored.get("held", {}).items():
+        mine = state.setdefault("held", {}).setdefault(slug, {})
+        for item, kept in items.items():
+            mine.setdefault(item, kept)
 
 
 def _forget() -> None:
@@ -109,10 +149,13 @@ def sync(slugs: set[str]) -> None:
                                     key="_progress_read")
             if raw is None:                              # the browser has not answered yet
                 return
-            _merge(clean(raw, slugs))
+            stored = clean(raw, slugs)
+            _merge(stored)
             st.session_state[_LOADED] = True
+            if stored.get("held"):                       # answers committed before a reload: draw them now
+                st.rerun(scope="app")
         state = _state()
-        if not state["visited"] and not state["answers"]:
+        if not state["visited"] and not state["answers"] and not state.get("held"):
             expression = f"localStorage.removeItem('{STORAGE_KEY}') || 'removed'"
         else:
             # Only clean()-shaped data (known slugs, checked ids, booleans) goes out; json.dumps makes the

@@ -10,6 +10,7 @@ import pyarrow as pa
 import streamlit as st
 
 from ui import present
+from ui.numbers import written
 
 
 @st.cache_resource(max_entries=16)
@@ -44,6 +45,9 @@ def numbers(data: pd.DataFrame | pa.Table) -> None:
 
 
 def _short(value: float) -> str:
-    """A number as the data grid shows it: at most four decimals, no trailing zeros (0.9, not 0.9000)."""
+    """A number as the data grid shows it: at most four decimals, no trailing zeros (0.9, not 0.9000); one that
+    four decimals would show as 0 is written 2.9 × 10⁻⁵⁹."""
+    if np.isfinite(value) and value != 0 and abs(value) < 5e-5:      # would round to 0: written as it is
+        return written(value, 3)
     shown = f"{value:.4f}".rstrip("0").rstrip(".") if np.isfinite(value) else str(value)
     return "0" if shown == "-0" else shown

@@ -18,7 +18,8 @@ LENGTH, RHO, SEED, FORGET_BIAS, STATE_D, PAIRS = 100, 0.9, 0, 1.0, 32, 64
 class Race:
     """How much of each token reaches the end, through the RNN and through attention. Each [T]."""
 
-    rnn: np.ndarray                     # ‖∂h_T/∂x_j‖ of the tanh RNN
+    rnn: np.ndarray                     # ‖∂h_T/∂x_j‖ of the tanh RNN (0 where it underflows)
+    rnn_log10: np.ndarray               # log₁₀ of the same, finite where it underflows
     attention: np.ndarray               # ‖∂z_T/∂x_j‖ of one attention head
     distance: np.ndarray                # T − 1 − j: steps from token j to the end
     ceiling: np.ndarray                 # the RNN's bound ρ^distance · ‖W_xh‖
@@ -35,13 +36,24 @@ def rnn_race(length: int, rho: float, seed: int) -> Race:
     X = rng.standard_normal((length, D_IN))               # [T, d_in]
     distance = length - 1 - np.arange(length)             # token j is T − j steps from the end
     ceiling = core.gradient_bound(rho, distance) * np.linalg.norm(rnn.W_xh, ord=2)
-    return Race(rnn=core.input_influence(rnn, X), attention=core.attention_input_influence(head, X),
+    log10 = core.log10_input_influence(rnn, X)
+    with np.errstate(under="ignore"):
+        plain = 10.0 ** log10
+    return Race(rnn=plain, rnn_log10=log10, attention=core.attention_input_influence(head, X),
                 distance=distance, ceiling=ceiling, factors=core.chain_factors(rnn, X))
 
 
+@dataclass(frozen=True)
+class LstmRace:
+    """How much of each token reaches the LSTM's last state (h_T, c_T). Each [T]."""
+
+    influence: np.ndarray               # ‖∂(h_T, c_T)/∂x_j‖ (0 where it underflows)
+    log10: np.ndarray                   # log₁₀ of the same, finite where it underflows
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
-def lstm_race(length: int, forget_bias: float, seed: int) -> np.ndarray:
-    """‖∂(h_T, c_T)/∂x_j‖ of a random LSTM (forget-gate bias ``forget_bias``) reading the race's sequence: [T].
+def lstm_race(length: int, forget_bias: float, seed: int) -> LstmRace:
+    """‖∂(h_T, c_T)/∂x_j‖ of a random LSTM (forget-gate bias ``forget_bias``) reading the race's sequence.
 
     The same inputs as rnn_race (its generator is replayed to the point where it draws X)."""
     rng = np.random.default_rng(seed)
@@ -49,7 +61,9 @@ def lstm_race(length: int, forget_bias: float, seed: int) -> np.ndarray:
     core.random_head(D_IN, D_K, rng)                      # on its spectral norm), so X is the same sequence
     X = rng.standard_normal((length, D_IN))
     lstm = core.random_lstm(HIDDEN, D_IN, forget_bias, np.random.default_rng([seed, 1]))
-    return core.lstm_input_influence(lstm, X)
+    log10 = core.lstm_log10_input_influence(lstm, X)
+    with np.errstate(under="ignore", over="ignore"):
+        return LstmRace(influence=10.0 ** log10, log10=log10)
 
 
 RECALL_MAX = 512                                          # pairs drawn once per (d, seed); every k uses the first k
