@@ -150,19 +150,3 @@ def test_a_new_watcher_stops_the_last_one_so_a_cleared_cache_never_adds_threads(
         time.sleep(0.05)
     assert len(watching()) == 1
     watchers[-1].stop.set()
-
-
-def test_a_presenters_change_announced_through_the_store_reaches_its_listener():
-    # ui.classroom calls room_store().announce / .listen directly; a store without them gets the in-process
-    # pair (ui/classroom/rooms.py), so in one process a change still wakes this process's followers.
-    from ui.classroom.rooms import _signalling
-
-    store = MemoryRoomStore()
-    rooms = _signalling(store)
-    heard: list[tuple[str, object]] = []
-    rooms.listen(lambda code, section=None: heard.append((code, section)))
-    code, key = rooms.create_room(T0)                      # everything else is the store's own
-    assert store.is_presenter(code, key)
-    rooms.announce(code, ("sqrt_dk", "experiment"))
-    rooms.announce(code)
-    assert heard == [(code, ("sqrt_dk", "experiment")), (code, None)]

@@ -20,7 +20,13 @@ import attention_core as core
 from devtools.apptest import ROOT, open_page
 from ui import charts, models
 from ui.lessons import (
-    kv_cache, polysemy, positional_encoding, real_model_lab, rnn_vs_attention, sqrt_dk, transformer_block,
+    kv_cache,
+    polysemy,
+    positional_encoding,
+    real_model_lab,
+    rnn_vs_attention,
+    sqrt_dk,
+    transformer_block,
 )
 from ui.lru import ByteLRU, deep_size, once
 
