@@ -58,13 +58,13 @@ def step_sentence(t: int) -> str:
 def cache_charts(run: kv_cache.ToyRun, t: int, layer: int) -> None:
     """The layer's cached keys and values after step t, and the new token's weights over them."""
     left, right = st.columns(2)
-    for column, rows, name, colour, key in ((left, run.keys[layer], "keys K", palette.KEY, "kv_fig_keys"),
-                                            (right, run.values[layer], "values V", palette.VALUE, "kv_fig_values")):
+    for column, rows, name, colour, key in ((left, run.keys[layer], "keys K", palette.KEY, "fig_keys"),
+                                            (right, run.values[layer], "values V", palette.VALUE, "fig_values")):
         with column:
             chart(built(cache_figure, rows, t, TOKENS, COLUMNS, f"Cached {name}, layer {layer + 1}", colour),
                   f"After step {t}: {t} row{'s' if t > 1 else ''} of {name.split()[0]}, the newest outlined; "
                   f"{len(WORDS) - t} token{'s' if len(WORDS) - t != 1 else ''} not read yet.",
-                  lambda rows=rows: pd.DataFrame(rows[:t], index=TOKENS[:t], columns=COLUMNS), key=key)
+                  lambda rows=rows: pd.DataFrame(rows[:t], index=TOKENS[:t], columns=COLUMNS), key=frame.key(key))
     weights = run.weights[layer][t - 1, :, :t]
     chart(built(step_weights_figure, weights, TOKENS[:t]),
           f"Step {t}: “{WORDS[t - 1]}” asks one query per head and weighs all {t} cached rows; each head's "

@@ -312,8 +312,8 @@ def test_the_listener_is_redis_pys_worker_and_survives_redis_being_away_at_first
     thread = store.listen(lambda code, section: heard.append((code, section)))
     try:
         assert isinstance(thread, PubSubWorkerThread) and thread.daemon
-        time.sleep(1.5)                                              # a read or two fails meanwhile
-        assert thread.is_alive() and thread.exception_handler.failures >= 1
+        harness.until(lambda: thread.exception_handler.failures >= 1, 10, "a failed read while Redis is away")
+        assert thread.is_alive()
         server.start()
         deadline = time.monotonic() + 15
         while not heard and time.monotonic() < deadline:             # subscribed once Redis is there

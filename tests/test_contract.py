@@ -254,7 +254,8 @@ def hand_made_controls(source: str) -> list[str]:
 def hand_typed_prefixes(source: str, slug: str) -> list[str]:
     """String literals (f-strings' literal parts too) that spell out the page's prefix: ``frame.key`` makes them."""
     prefix = controls.PREFIXES[slug] + "_"
-    found = [node for node in ast.walk(ast.parse(source)) if (_literal(node) or "").startswith(prefix)]
+    found = [node for node in ast.walk(ast.parse(source))
+             if (_literal(node) or "").startswith(prefix) and _literal(node) != slug]   # kv_cache starts with kv_
     return [f"line {node.lineno}: {node.value!r}" for node in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
 
 

@@ -14,13 +14,12 @@ import functools
 import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
 
 import streamlit as st
 
 from ui import classroom, content, controls, entry, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
-from ui.inputs import label_markdown, literal
+from ui.links import control_label, link_matches_state, view_link
 
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
 # A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
@@ -318,7 +317,7 @@ class Frame:
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""
         dropped = sorted(k for k, v in self.link_params.items()
-                         if k not in st.query_params and not _matches_state(k, v))
+                         if k not in st.query_params and not link_matches_state(k, v))
         names = [control_label(self.slug, k) for k in dropped[:10]] + (["Presenter step"] if self.bad_step else [])
         if names:
             (self._notice or st).warning(
@@ -355,45 +354,6 @@ def _forget_answer(slug: str, item: str, key: str, revealed_key: str) -> None:
 def _digest(question: Check) -> str:
     """Which question an answer belongs to: its prompt and options as asked."""
     return progress.digest(question.prompt, *(c.text for c in question.choices))
-
-
-def control_label(slug: str, key: str) -> str:
-    """The label a learner sees on the control with this key (from assets/lessons/control_labels.toml),
-    quoted and Markdown-escaped; a key no page has (a made-up parameter) is shown escaped, shortened."""
-    label = content.control_labels().get((slug, key))
-    return f"“{label_markdown(label)}”" if label else f"“{literal(key[:40])}”"
-
-
-def _matches_state(key: str, raw: list[str]) -> bool:
-    """True when a parameter was dropped only because it equals the widget's default value."""
-    if key not in st.session_state or not raw:
-        return key == "present"
-    value = st.session_state[key]
-    text = raw[0]
-    if isinstance(value, bool):
-        return text.lower() == str(value).lower()
-    if isinstance(value, int | float):
-        try:
-            return float(text) == float(value)
-        except ValueError:
-            return False
-    if isinstance(value, list | tuple):
-        return [str(v) for v in value] == raw
-    return str(value) == text
-
-
-def view_link(slug: str) -> str:
-    """This page's URL carrying every lesson control's current value (relative when the app's URL is unknown).
-
-    The URL's own parameters, without the classroom's, overlaid with ``controls.lesson_controls(slug)``:
-    the same definition of a lesson control the live classroom publishes.
-    """
-    params: dict[str, list[str]] = {k: st.query_params.get_all(k) for k in st.query_params
-                                    if k not in controls.CLASS_PARAMS}
-    params.update(controls.lesson_controls(slug))
-    pairs = [(k, v) for k, values in sorted(params.items()) for v in values]
-    base = (st.context.url or "").split("?")[0] or ("./" if slug == "home" else f"./{slug}")
-    return base + ("?" + urlencode(pairs) if pairs else "")
 
 
 def lesson(slug: str) -> Frame:
