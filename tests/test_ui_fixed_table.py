@@ -34,4 +34,5 @@ def test_a_presented_table_prints_numbers_as_the_grid_does():
     from ui.tables import _short
 
     # -1e-7: four decimals would print 0, a number the table does not hold.
-    assert [_short(v) for v in (0.9, 0.0, -1e-7, 0.274069, 2.0, -1.25)] == ["0.9", "0", "-1 × 10⁻⁷", "0.2741", "2", "-1.25"]
+    values = (0.9, 0.0, -1e-7, 0.274069, 2.0, -1.25)
+    assert [_short(v) for v in values] == ["0.9", "0", "-1 × 10⁻⁷", "0.2741", "2", "-1.25"]
