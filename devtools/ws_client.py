@@ -45,6 +45,7 @@ class Client:
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
                                            open_timeout=60, ping_interval=None)
         self.timers: dict[str, asyncio.Task] = {}
+        self.news = asyncio.Event()                      # set at each message: what ``until`` waits on
         self.reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
@@ -75,11 +76,20 @@ class Client:
         return time.perf_counter() - t0
 
     async def until(self, condition, timeout: float = 60) -> None:
+        """Wait until ``condition()`` holds, looking again at each message this tab receives (and at least
+        every 0.25 s), so that hundreds of tabs waiting cost nothing between messages."""
         deadline = time.perf_counter() + timeout
-        while not condition():
-            if time.perf_counter() > deadline:
+        while True:
+            self.news.clear()
+            if condition():
+                return
+            left = deadline - time.perf_counter()
+            if left <= 0:
                 raise TimeoutError(f"{self.name}: timed out")
-            await asyncio.sleep(0.01)
+            try:
+                await asyncio.wait_for(self.news.wait(), min(left, 0.25))
+            except TimeoutError:
+                pass
 
     def _element(self, delta) -> None:
         el = delta.new_element
@@ -98,10 +108,11 @@ class Client:
                 self.drawn.append((time.perf_counter(), key, tuple(value) if hasattr(value, "__len__")
                                    and not isinstance(value, str) else (value,)))
 
-    def showed(self, key: str, value: tuple, since: float) -> tuple[float, int] | None:
+    def showed(self, key: str, value: tuple | None, since: float) -> tuple[float, int] | None:
         """The first run (time, status) that finished after widget ``key`` was drawn at ``value`` (drawn
-        after ``since``): when this tab shows it, whether a full run or a fragment's drew it."""
-        drawn = next((t for t, k, v in self.drawn if t >= since and k == key and v == value), None)
+        after ``since``): when this tab shows it, whether a full run or a fragment's drew it. With ``value``
+        None, at any value (the tab's own move: the server draws its widget without echoing the value)."""
+        drawn = next((t for t, k, v in self.drawn if t >= since and k == key and value in (None, v)), None)
         if drawn is None:
             return None
         return next(((t, status) for t, status in self.finished if t >= drawn
@@ -118,6 +129,7 @@ class Client:
         try:
             while True:
                 msg = ForwardMsg.FromString(await self.ws.recv())
+                self.news.set()
                 kind = msg.WhichOneof("type")
                 if kind == "delta":
                     self._element(msg.delta)
