@@ -47,6 +47,7 @@ class WakeQueue:
         self._rooms: dict[str, wake.Section | None] = {}   # rooms noted since the thread last looked
         self._due: dict[str, wake.Section | None] = {}     # session id -> section, in the order they came due
         self._turns: dict[str, wake.Turn] = {}             # session id -> its woken run, not yet over
+        self._sending: set[str] = set()                     # taken for a wake, not yet sent
         self._thread: threading.Thread | None = None
         self.stopped = False
         self.woken = 0                                     # wakes sent (for tests and the log)
@@ -59,20 +60,23 @@ class WakeQueue:
         self._start()
 
     def ask(self, sids: list[str], section: wake.Section | None = None) -> int:
-        """Wake these local followers soon (the watcher's asks); returns how many were noted."""
-        sids = list(sids)
+        """Wake these local followers soon (the watcher's asks), unless a wake is already due or under way for
+        one (a follower waiting its turn in a crowd is not lost: waking its whole page too would only slow
+        the class); returns how many were noted."""
+        with self._cond:
+            sids = [sid for sid in sids if sid not in self._due and sid not in self._turns
+                    and sid not in self._sending]
+            for sid in sids:
+                _merge(self._due, sid, section)
+            self._cond.notify()
         if sids:
-            with self._cond:
-                for sid in sids:
-                    _merge(self._due, sid, section)
-                self._cond.notify()
             self._start()
         return len(sids)
 
     def pending(self) -> int:
         """Followers due for a wake or whose woken run is not over yet (rooms noted count as one each)."""
         with self._cond:
-            return len(self._rooms) + len(self._due.keys() | self._turns.keys())
+            return len(self._rooms) + len(self._due.keys() | self._turns.keys() | self._sending)
 
     def stop(self) -> None:
         with self._cond:
@@ -97,13 +101,14 @@ class WakeQueue:
             if batch is None:
                 return
             for sid, section in batch:
+                turn = None
                 try:
                     turn = self.registry.send(sid, section)
                 except Exception as err:                # one follower's failure stops no other
                     _LOGGER.warning("A follower's wake failed (%s); it catches up at the next check.", err)
-                    continue
-                if turn is not None:
-                    with self._cond:
+                with self._cond:
+                    self._sending.discard(sid)
+                    if turn is not None:
                         self._turns[sid] = turn
                         self.woken += 1
 
@@ -126,6 +131,7 @@ class WakeQueue:
                         if len(batch) == free:
                             break
                 if batch:
+                    self._sending.update(sid for sid, _ in batch)
                     return batch
                 self._cond.wait(POLL_S if self._turns else None)
             return None
