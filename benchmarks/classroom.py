@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from benchmarks.report import machine, pct
 from devtools import harness
 from devtools.harness import ROOT, cpu_seconds
-from devtools.ws_client import FINISHED, Client, widget_state
+from devtools.ws_client import FINISHED, Client, start_class, widget_state
 
 POLL_ID = "sqrt_dk:predict:spread"
 
@@ -67,12 +67,7 @@ async def cpu_share(pid: int, seconds: float = 20) -> float:
 
 async def open_room(presenter: Client) -> str:
     """The presenter starts a class and opens `sqrt_dk`; returns the room code."""
-    await presenter.open()
-    await presenter.run()
-    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)])
-    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
-    await presenter.run(page_name="sqrt_dk")
-    return code
+    return await start_class(presenter, "sqrt_dk")
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """One browser tab as far as the server can tell: a websocket client that speaks Streamlit's protocol the
 way the frontend does (keeps the page, the query string and the widget ids the server sends, and fires each
-fragment's run_every timer). Shared by benchmarks/classroom.py, benchmarks/lecture_hall.py and
-tests/browser/test_follow_sections.py.
+fragment's run_every timer). Shared by benchmarks/classroom.py, benchmarks/lecture_hall.py,
+tests/browser/test_follow_sections.py and tests/test_classroom_crowd.py.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Client:
     page_hash: str = ""
     widgets: dict[str, Widget] = field(default_factory=dict)      # user key → widget
     markdown: list[str] = field(default_factory=list)             # every markdown body seen
+    alerts: list[str] = field(default_factory=list)               # every st.warning / info / success body seen
     finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
     drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
@@ -98,6 +99,8 @@ class Client:
             self.errors.append(f"{self.name}: exception: {el.exception.message[:120]}")
         elif kind == "markdown":
             self.markdown.append(el.markdown.body)
+        elif kind == "alert":
+            self.alerts.append(el.alert.body)
         elif kind is not None:
             proto = getattr(el, kind)
             wid = getattr(proto, "id", "")
@@ -150,6 +153,18 @@ class Client:
             raise
         except Exception as err:                        # a dropped connection is an error too
             self.errors.append(f"{self.name}: {type(err).__name__}: {err}"[:200])
+
+
+async def start_class(presenter: Client, page: str | None = None) -> str:
+    """Open the app in ``presenter``, press "Start a class", and open ``page`` (None: stay on the home page);
+    returns the room code the presenter's panel shows."""
+    await presenter.open()
+    await presenter.run()
+    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)])
+    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
+    if page is not None:
+        await presenter.run(page_name=page)
+    return code
 
 
 def widget_state(widget: Widget, **value):

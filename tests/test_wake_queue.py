@@ -176,3 +176,35 @@ def test_the_watchers_asks_queue_too_and_a_room_nobody_follows_wakes_nobody():
         assert reg.sent == [("s2", None)]
     finally:
         queue.stop()
+
+
+
+def test_wakes_wait_while_a_presenters_run_goes_on_for_at_most_hold_max_s(monkeypatch):
+    from ui import streamlit_private as private
+    from ui import wake_queue
+
+    presenter = object()
+    running = threading.Event()                          # the presenter's run is going on while this is set
+    monkeypatch.setattr(private, "server", lambda: private.Server(
+        lambda sid: presenter if sid == "p" else None, lambda *args: None))
+    monkeypatch.setattr(wake, "running", lambda session: session is presenter and running.is_set())
+    reg = Registry()
+    _class(reg, 2)
+    queue = WakeQueue(reg)
+    try:
+        queue.presenting("p")
+        queue.presenting(None)                           # a change from outside a run notes no one
+        running.set()
+        queue.put(CODE)
+        time.sleep(0.3)                                  # 30 chances for the queue to wake someone
+        assert reg.sent == []                            # the presenter's run goes first
+        running.clear()
+        until(lambda: len(reg.sent) == 2, WAIT_S, "both followers woken once the presenter's run is over")
+        monkeypatch.setattr(wake_queue, "HOLD_MAX_S", 0.2)
+        running.set()                                    # a presenter's run that never ends...
+        t0 = time.perf_counter()
+        queue.put(CODE)
+        until(lambda: len(reg.sent) == 4, WAIT_S, "the followers woken after HOLD_MAX_S")
+        assert time.perf_counter() - t0 >= 0.2           # ...holds the class back no longer than that
+    finally:
+        queue.stop()

@@ -256,6 +256,19 @@ def widget_keys() -> frozenset[str] | None:
     return private.widget_keys()
 
 
+def server() -> private.Server | None:
+    """This process's server, or None (none, or Streamlit moved it: then nothing waits on a session)."""
+    try:
+        return private.server()
+    except Exception:
+        return None
+
+
+def running(session) -> bool:
+    """Whether the session's run (or a rerun it was asked for) is still going."""
+    return private.running(session)
+
+
 def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None,
            called: threading.Event | None = None) -> None:
     """On the server's event loop: run the session's page again with its last widget values (even when its

@@ -5,7 +5,9 @@ presenter's own script run. Waking every follower from there, and so starting ev
 to share one interpreter lock with the presenter's, made one slider move take the presenter 5–22 s of its own
 update with 500 followers (issue 29). Here the presenter's run only notes the room (``put``) and returns; the
 thread ``attention-classroom-wakes`` wakes the room's followers, at most ``WAKE_AT_ONCE`` runs at a time, the
-next as soon as one is over. The presenter's next run then competes with a few follower runs, not the class.
+next as soon as one is over. The presenter's next run then competes with a few follower runs, not the class;
+and while a presenter's run goes on (``presenting`` notes the presenter sessions), no new wake goes out, for up
+to ``HOLD_MAX_S``: the presenter's own update comes first.
 
 Wakes coalesce. A follower due for a wake and noted again is woken once, and its run reads the room's newest
 snapshot; a follower whose wake has gone out is due again (its run may have read the older one). A change
@@ -27,6 +29,8 @@ _LOGGER = logging.getLogger(__name__)
 
 WAKE_AT_ONCE = 4              # follower runs woken and not yet over, at most, per process
 POLL_S = 0.01                 # how often the thread looks whether a woken run is over, while some are
+HOLD_MAX_S = 1.0              # while a presenter's run goes on, no new wake goes out for up to this long
+MAX_PRESENTERS = 256          # presenter sessions remembered (the oldest is dropped past this)
 _THREAD = "attention-classroom-wakes"
 
 
@@ -48,6 +52,8 @@ class WakeQueue:
         self._due: dict[str, wake.Section | None] = {}     # session id -> section, in the order they came due
         self._turns: dict[str, wake.Turn] = {}             # session id -> its woken run, not yet over
         self._sending: set[str] = set()                     # taken for a wake, not yet sent
+        self._presenters: dict[str, None] = {}              # presenter session ids, oldest first
+        self._held_since: float | None = None               # when a presenter's run began holding the wakes
         self._thread: threading.Thread | None = None
         self.stopped = False
         self.woken = 0                                     # wakes sent (for tests and the log)
@@ -72,6 +78,34 @@ class WakeQueue:
         if sids:
             self._start()
         return len(sids)
+
+    def presenting(self, sid: str | None) -> None:
+        """Note a presenter's session (from its run, as it publishes): wakes wait while its runs go on."""
+        if sid is None:
+            return
+        with self._cond:
+            self._presenters.pop(sid, None)
+            self._presenters[sid] = None
+            while len(self._presenters) > MAX_PRESENTERS:
+                del self._presenters[next(iter(self._presenters))]
+
+    def _holding(self, now: float) -> bool:
+        """True while a presenter's run goes on and has held the wakes for less than HOLD_MAX_S."""
+        server = wake.server() if self._presenters else None
+        busy = False
+        for sid in list(self._presenters) if server is not None else ():
+            session = server.session(sid)
+            if session is None:
+                del self._presenters[sid]
+            elif wake.running(session):
+                busy = True
+                break
+        if not busy:
+            self._held_since = None
+            return False
+        if self._held_since is None:
+            self._held_since = now
+        return now - self._held_since < HOLD_MAX_S
 
     def pending(self) -> int:
         """Followers due for a wake or whose woken run is not over yet (rooms noted count as one each)."""
@@ -124,7 +158,7 @@ class WakeQueue:
                 for sid in [sid for sid, turn in self._turns.items() if turn.over(now)]:
                     del self._turns[sid]
                 batch: list[tuple[str, wake.Section | None]] = []
-                free = self.at_once - len(self._turns)
+                free = self.at_once - len(self._turns) if not (self._due and self._holding(now)) else 0
                 for sid in list(self._due) if free > 0 else ():
                     if sid not in self._turns:
                         batch.append((sid, self._due.pop(sid)))
@@ -133,7 +167,7 @@ class WakeQueue:
                 if batch:
                     self._sending.update(sid for sid, _ in batch)
                     return batch
-                self._cond.wait(POLL_S if self._turns else None)
+                self._cond.wait(POLL_S if self._turns or self._held_since is not None else None)
             return None
 
 

@@ -38,7 +38,9 @@ def room_store() -> RoomStore:
 
 
 def changed(code: str, section: wake.Section | None = None) -> None:
-    """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now."""
+    """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now
+    (after the presenter's own runs, which ``ui.wake_queue`` lets go first)."""
+    wake_queue.wakes().presenting(wake.session_id())
     room_store().announce(code, section)
 
 
