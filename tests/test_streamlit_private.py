@@ -154,3 +154,5 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     assert said["woken page"] == ["7"]                    # the whole-page wake: the slider kept, no press again
     assert "True" in said["fragment run"] and "False" in said["fragment run"]   # the fragment's own run came
     assert said["moved"] == ["1 moved"]                   # the other page ran, with the query string given
+    assert set(said["running"]) == {"True"}              # a session is running while its script runs...
+    assert set(said["running before a wake"]) == {"False"}   # ...and not once its run is over
