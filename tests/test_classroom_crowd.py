@@ -59,6 +59,7 @@ async def _flood(base: str) -> tuple[list[str], float, list[str]]:
 def test_a_join_flood_that_closes_at_once_frees_its_seats_within_the_follower_ttl():
     with harness.serve() as (_, base, _):
         told, freed, errors = asyncio.run(_flood(base))
+    print(f"{MAX_FOLLOWERS} seats free {freed:.1f} s after the flood closed")    # for docs/PERFORMANCE.md (-s)
     assert errors == []
     assert FULL in told                                  # the flood did fill the class
     # A closed session's last beat came before it closed, and counts for FOLLOWER_TTL_S after it; a couple of
