@@ -39,6 +39,7 @@ class Client:
     drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
     running: bool = False
+    news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
 
     async def open(self) -> None:
         import websockets
@@ -46,7 +47,6 @@ class Client:
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
                                            open_timeout=60, ping_interval=None)
         self.timers: dict[str, asyncio.Task] = {}
-        self.news = asyncio.Event()                      # set at each message: what ``until`` waits on
         self.reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
