@@ -157,13 +157,14 @@ class WakeQueue:
                 now = time.monotonic()
                 for sid in [sid for sid, turn in self._turns.items() if turn.over(now)]:
                     del self._turns[sid]
-                batch: list[tuple[str, wake.Section | None]] = []
                 free = self.at_once - len(self._turns) if not (self._due and self._holding(now)) else 0
-                for sid in list(self._due) if free > 0 else ():
+                picked: list[str] = []
+                for sid in self._due if free > 0 else ():     # the first due, skipping those being woken
                     if sid not in self._turns:
-                        batch.append((sid, self._due.pop(sid)))
-                        if len(batch) == free:
+                        picked.append(sid)
+                        if len(picked) == free:
                             break
+                batch = [(sid, self._due.pop(sid)) for sid in picked]
                 if batch:
                     self._sending.update(sid for sid, _ in batch)
                     return batch
