@@ -25,7 +25,7 @@ PRIVATE_NAMES = frozenset({
     "PagesManager", "uses_pages_directory", "get_script_run_ctx", "fragment_ids_this_run",
     "pages_manager", "widget_user_keys_this_run", "ThreadState", "_session_mgr",
     "_get_async_objs", "get_active_session_info", "_client_state", "request_rerun", "has_fragment",
-    "page_script_hash",
+    "page_script_hash", "_scriptrunner",
 })
 
 
