@@ -209,3 +209,30 @@ def test_the_presence_read_stays_one_cheap_call_with_a_full_class(backend, reque
     per_read_ms = (time_ns() - t0) / 50 / 1e6
     assert counts == {expected}
     assert per_read_ms < 50, per_read_ms                   # ~0.1 ms here; generous for a loaded machine
+
+
+def test_in_the_app_the_watchers_asks_go_through_the_wake_queue():
+    """The app's watcher hands its asks to the process's wake queue (ui.wake_queue), which wakes them from its
+    own thread, a few at a time, and skips a follower already due there."""
+    from devtools.harness import until
+    from ui.wake_queue import WakeQueue
+
+    class Sending(wake.Followers):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sent: list[str] = []
+
+        def send(self, sid, section=None):
+            self.sent.append(sid)
+            return None                                    # as if its browser had gone: no turn to wait on
+
+    store, reg = MemoryRoomStore(), Sending()
+    code, _, _ = _room(store)
+    reg.follow(code, "new")
+    reg.note("new", None, "me-new")                        # never applied a version: woken at the first round
+    queue = WakeQueue(reg)
+    try:
+        assert Watcher(store, reg, queue).check(T0 + 1) == 1
+        until(lambda: reg.sent == ["new"], 10, "the queue waking the follower")
+    finally:
+        queue.stop()
