@@ -117,7 +117,7 @@ class Followers:
 
     def ask(self, sids: list[str], section: Section | None = None) -> int:
         """Ask these local followers to rerun (their page, or ``section`` where they drew it) now, in this
-        thread; how many were asked. Never raises. (A presenter's change goes through ``Wakes`` instead.)"""
+        thread; how many were asked. Never raises. (A presenter's change goes through ``ui.wake_queue``.)"""
         return sum(self.send(sid, section) is not None for sid in sids)
 
     def alive(self, sids: list[str]) -> list[str]:
