@@ -14,6 +14,7 @@ import streamlit as st
 from classroom.select import open_store
 from classroom.store import RoomStore
 from ui import wake, wake_queue
+from ui.classroom.session import role
 from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
@@ -40,7 +41,8 @@ def room_store() -> RoomStore:
 def changed(code: str, section: wake.Section | None = None) -> None:
     """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now
     (after the presenter's own runs, which ``ui.wake_queue`` lets go first)."""
-    wake_queue.wakes().presenting(wake.session_id())
+    if role() == "presenter":                           # a student's change (none today) gets no priority
+        wake_queue.wakes().presenting(wake.session_id())
     room_store().announce(code, section)
 
 
