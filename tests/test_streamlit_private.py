@@ -9,6 +9,7 @@ import asyncio
 import logging
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ui import streamlit_private as private
@@ -142,7 +143,8 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     from devtools import harness
 
     with harness.serve(script="devtools/streamlit_probe.py") as (_, base, _):
-        lines = asyncio.run(_probe(base))
+        with ThreadPoolExecutor(1) as pool:          # its own loop: a Playwright test may leave one running here
+            lines = pool.submit(asyncio.run, _probe(base)).result()
     said: dict[str, list[str]] = {}
     for line in lines:
         name, _, value = line.removeprefix("probe ").partition(": ")
