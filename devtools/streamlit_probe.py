@@ -22,11 +22,22 @@ def say(name: str, value: object) -> None:
     st.markdown(f"probe {name}: {value}")
 
 
+@st.cache_resource
+def idle() -> list[bool]:
+    """private.running(session) as each wake found it (False: the run was over), kept across runs."""
+    return []
+
+
 def _wake(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
     """Wake this session a second after its run (by then finished: a wake during a run interrupts it, and
     the lines it drew would never reach the browser), from another thread, as a presenter's change does."""
-    server = private.server()
-    threading.Timer(1.0, server.call_soon, (private.rerun_session, session, fragment_id, moved)).start()
+    server, found = private.server(), idle()
+
+    def later() -> None:
+        found.append(private.running(session))
+        server.call_soon(private.rerun_session, session, fragment_id, moved)
+
+    threading.Timer(1.0, later).start()
 
 
 @st.fragment
@@ -56,6 +67,9 @@ def main() -> None:
     session = private.server().session(sid)
     say("session", "ok" if session is not None else "missing")
     say("client page", "ok" if private.client_page_hash(session) else "missing")
+    say("running", private.running(session))             # this very run
+    if idle():
+        say("running before a wake", idle()[-1])
     say("other page", "ok" if private.page_hash("other") else "missing")
     woken = st.session_state.get("woken")
     if pressed:

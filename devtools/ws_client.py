@@ -1,7 +1,7 @@
 """One browser tab as far as the server can tell: a websocket client that speaks Streamlit's protocol the
 way the frontend does (keeps the page, the query string and the widget ids the server sends, and fires each
-fragment's run_every timer). Shared by benchmarks/classroom.py, benchmarks/lecture_hall.py and
-tests/browser/test_follow_sections.py.
+fragment's run_every timer). Shared by benchmarks/classroom.py, benchmarks/lecture_hall.py,
+tests/browser/test_follow_sections.py and tests/test_classroom_crowd.py.
 """
 
 from __future__ import annotations
@@ -34,10 +34,12 @@ class Client:
     page_hash: str = ""
     widgets: dict[str, Widget] = field(default_factory=dict)      # user key → widget
     markdown: list[str] = field(default_factory=list)             # every markdown body seen
+    alerts: list[str] = field(default_factory=list)               # every st.warning / info / success body seen
     finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
     drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
     running: bool = False
+    news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
 
     async def open(self) -> None:
         import websockets
@@ -75,11 +77,20 @@ class Client:
         return time.perf_counter() - t0
 
     async def until(self, condition, timeout: float = 60) -> None:
+        """Wait until ``condition()`` holds, looking again at each message this tab receives (and at least
+        every 0.25 s), so that hundreds of tabs waiting cost nothing between messages."""
         deadline = time.perf_counter() + timeout
-        while not condition():
-            if time.perf_counter() > deadline:
+        while True:
+            self.news.clear()
+            if condition():
+                return
+            left = deadline - time.perf_counter()
+            if left <= 0:
                 raise TimeoutError(f"{self.name}: timed out")
-            await asyncio.sleep(0.01)
+            try:
+                await asyncio.wait_for(self.news.wait(), min(left, 0.25))
+            except TimeoutError:
+                pass
 
     def _element(self, delta) -> None:
         el = delta.new_element
@@ -88,6 +99,8 @@ class Client:
             self.errors.append(f"{self.name}: exception: {el.exception.message[:120]}")
         elif kind == "markdown":
             self.markdown.append(el.markdown.body)
+        elif kind == "alert":
+            self.alerts.append(el.alert.body)
         elif kind is not None:
             proto = getattr(el, kind)
             wid = getattr(proto, "id", "")
@@ -98,10 +111,11 @@ class Client:
                 self.drawn.append((time.perf_counter(), key, tuple(value) if hasattr(value, "__len__")
                                    and not isinstance(value, str) else (value,)))
 
-    def showed(self, key: str, value: tuple, since: float) -> tuple[float, int] | None:
+    def showed(self, key: str, value: tuple | None, since: float) -> tuple[float, int] | None:
         """The first run (time, status) that finished after widget ``key`` was drawn at ``value`` (drawn
-        after ``since``): when this tab shows it, whether a full run or a fragment's drew it."""
-        drawn = next((t for t, k, v in self.drawn if t >= since and k == key and v == value), None)
+        after ``since``): when this tab shows it, whether a full run or a fragment's drew it. With ``value``
+        None, at any value (the tab's own move: the server draws its widget without echoing the value)."""
+        drawn = next((t for t, k, v in self.drawn if t >= since and k == key and value in (None, v)), None)
         if drawn is None:
             return None
         return next(((t, status) for t, status in self.finished if t >= drawn
@@ -118,6 +132,7 @@ class Client:
         try:
             while True:
                 msg = ForwardMsg.FromString(await self.ws.recv())
+                self.news.set()
                 kind = msg.WhichOneof("type")
                 if kind == "delta":
                     self._element(msg.delta)
@@ -138,6 +153,18 @@ class Client:
             raise
         except Exception as err:                        # a dropped connection is an error too
             self.errors.append(f"{self.name}: {type(err).__name__}: {err}"[:200])
+
+
+async def start_class(presenter: Client, page: str | None = None) -> str:
+    """Open the app in ``presenter``, press "Start a class", and open ``page`` (None: stay on the home page);
+    returns the room code the presenter's panel shows."""
+    await presenter.open()
+    await presenter.run()
+    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)])
+    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
+    if page is not None:
+        await presenter.run(page_name=page)
+    return code
 
 
 def widget_state(widget: Widget, **value):

@@ -3,8 +3,13 @@ in-process store and a real follower registry whose wakes are recorded instead o
 
 from __future__ import annotations
 
+from time import time_ns
+
+import pytest
+
 from classroom.memory import MemoryRoomStore
 from classroom.store import FOLLOWER_TTL_S, StoreUnavailable
+from ui import streamlit_private as private
 from ui import wake
 from ui.classroom import Watcher
 
@@ -150,3 +155,84 @@ def test_a_new_watcher_stops_the_last_one_so_a_cleared_cache_never_adds_threads(
         time.sleep(0.05)
     assert len(watching()) == 1
     watchers[-1].stop.set()
+
+
+def _store(backend: str, request):
+    if backend == "memory":
+        return MemoryRoomStore()
+    import uuid
+
+    from classroom.redis_store import RedisRoomStore
+
+    return RedisRoomStore.from_url(request.getfixturevalue("redis_server").url, prefix=f"w{uuid.uuid4().hex[:12]}:")
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_a_closed_tab_stops_beating_at_once_and_leaves_the_count_within_the_ttl(backend, request, monkeypatch):
+    """Presence (issue 29): the watcher beats only for sessions the server still has connected."""
+    store, reg = _store(backend, request), Registry()
+    code, _, version = _room(store)
+    connected = {"a", "b"}
+    monkeypatch.setattr(private, "server", lambda: private.Server(
+        lambda sid: object() if sid in connected else None, lambda *args: None))
+    for sid in ("a", "b"):
+        reg.follow(code, sid)
+        reg.note(sid, version, f"me-{sid}")
+    watcher = Watcher(store, reg)
+    watcher.check(T0 + 1)
+    assert store.follower_count(code, T0 + 1) == 2
+    connected.discard("b")                                 # b's browser closed its websocket
+    watcher.check(T0 + 6)
+    assert [sid for sid, _, _ in reg.members(code)] == ["a"]   # forgotten at the first round after
+    assert store.follower_count(code, T0 + 1 + FOLLOWER_TTL_S) == 2     # its last beat still counts...
+    watcher.check(T0 + 11)
+    assert store.follower_count(code, T0 + 1 + FOLLOWER_TTL_S + 0.5) == 1   # ...until FOLLOWER_TTL_S after it
+    connected.add("b")                                     # the same session back (a reconnect): it follows again
+    reg.follow(code, "b")
+    reg.note("b", version, "me-b")
+    watcher.check(T0 + 20)
+    assert store.follower_count(code, T0 + 20) == 2
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_the_presence_read_stays_one_cheap_call_with_a_full_class(backend, request):
+    """500 followers: the count the presenter's panel reads every few seconds is one store call, and
+    counts only those within FOLLOWER_TTL_S of their last beat."""
+    store = _store(backend, request)
+    code, _, _ = _room(store)
+    for i in range(500):
+        store.heartbeat(code, f"f{i}", T0 + (i % 20))          # beats spread over 20 s
+    now = T0 + 19
+    expected = sum(1 for i in range(500) if now - (T0 + i % 20) <= FOLLOWER_TTL_S)
+    t0 = time_ns()
+    counts = {store.follower_count(code, now) for _ in range(50)}
+    per_read_ms = (time_ns() - t0) / 50 / 1e6
+    assert counts == {expected}
+    assert per_read_ms < 50, per_read_ms                   # ~0.1 ms here; generous for a loaded machine
+
+
+def test_in_the_app_the_watchers_asks_go_through_the_wake_queue():
+    """The app's watcher hands its asks to the process's wake queue (ui.wake_queue), which wakes them from its
+    own thread, a few at a time, and skips a follower already due there."""
+    from devtools.harness import until
+    from ui.wake_queue import WakeQueue
+
+    class Sending(wake.Followers):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sent: list[str] = []
+
+        def send(self, sid, section=None):
+            self.sent.append(sid)
+            return None                                    # as if its browser had gone: no turn to wait on
+
+    store, reg = MemoryRoomStore(), Sending()
+    code, _, _ = _room(store)
+    reg.follow(code, "new")
+    reg.note("new", None, "me-new")                        # never applied a version: woken at the first round
+    queue = WakeQueue(reg)
+    try:
+        assert Watcher(store, reg, queue).check(T0 + 1) == 1
+        until(lambda: reg.sent == ["new"], 10, "the queue waking the follower")
+    finally:
+        queue.stop()

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ui import streamlit_private as private
@@ -25,7 +26,7 @@ PRIVATE_NAMES = frozenset({
     "PagesManager", "uses_pages_directory", "get_script_run_ctx", "fragment_ids_this_run",
     "pages_manager", "widget_user_keys_this_run", "ThreadState", "_session_mgr",
     "_get_async_objs", "get_active_session_info", "_client_state", "request_rerun", "has_fragment",
-    "page_script_hash",
+    "page_script_hash", "_scriptrunner",
 })
 
 
@@ -142,7 +143,8 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     from devtools import harness
 
     with harness.serve(script="devtools/streamlit_probe.py") as (_, base, _):
-        lines = asyncio.run(_probe(base))
+        with ThreadPoolExecutor(1) as pool:          # its own loop: a Playwright test may leave one running here
+            lines = pool.submit(asyncio.run, _probe(base)).result()
     said: dict[str, list[str]] = {}
     for line in lines:
         name, _, value = line.removeprefix("probe ").partition(": ")
@@ -154,3 +156,5 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     assert said["woken page"] == ["7"]                    # the whole-page wake: the slider kept, no press again
     assert "True" in said["fragment run"] and "False" in said["fragment run"]   # the fragment's own run came
     assert said["moved"] == ["1 moved"]                   # the other page ran, with the query string given
+    assert set(said["running"]) == {"True"}              # a session is running while its script runs...
+    assert set(said["running before a wake"]) == {"False"}   # ...and not once its run is over

@@ -21,10 +21,12 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
    (``get_active_session_info``) and ``Runtime._get_async_objs().eventloop``. Streamlit has no public call to
    rerun another session. Without them: a presenter's change reaches followers only at the watcher's next
    check (every few seconds) instead of at once.
-5. ``AppSession._client_state`` (``client_page_hash``, ``rerun_session``): the session's last ``ClientState``
+5. ``AppSession._client_state`` (``client_page_hash``, ``rerun_session``) and ``AppSession._scriptrunner``
+   (``running``): the session's last ``ClientState``
    protobuf (``streamlit.proto.ClientState_pb2``), copied with one-off triggers (button presses) dropped, so a
    wake reruns the page the follower shows with its widget values. Without it: a wake could press a button
-   twice, or undo a page switch the follower's browser has not reported yet.
+   twice, or undo a page switch the follower's browser has not reported yet; and ``running`` would always say
+   False, so the wake queue (ui/wake_queue.py) would no longer wait for a woken run before the next.
 6. ``AppSession.request_rerun(client_state)`` and ``AppSession.has_fragment(fragment_id)``
    (``rerun_session``): the rerun itself, the way run-on-save asks for one. Without them: no wakes.
 7. ``runtime.exists()`` and the type of ``runtime.get_instance()`` (``served``): AppTest runs pages with a
@@ -166,6 +168,12 @@ def client_page_hash(session) -> str | None:
     """The page the session's browser last said it shows (None before its first message)."""
     state = getattr(session, "_client_state", None)
     return None if state is None else state.page_script_hash
+
+
+def running(session) -> bool:
+    """True while the session has a script runner: its run (or a rerun it was asked for) is not over yet.
+    Streamlit drops the runner on the event loop once the run's last message is queued for the browser."""
+    return getattr(session, "_scriptrunner", None) is not None
 
 
 def rerun_session(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:

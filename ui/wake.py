@@ -11,18 +11,24 @@ Streamlit has no public call for "rerun that other session", so this reaches int
 session manager and each session's last client state) through ``ui.streamlit_private``, pinned by
 requirements.txt's streamlit version. Should that ever fail, it fails closed: ``wake`` does nothing, and a
 follower falls behind until its own next run (tests/test_streamlit_private.py exercises what it uses).
+
+A presenter's change does not wake its followers from the presenter's own run: the room store's listener is
+``ui.wake_queue``, whose one thread wakes them a few at a time through ``Followers.send``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from ui import streamlit_private as private
 from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
 
+
+TURN_MAX_S = 5.0              # a woken run not over after this long frees its turn anyway (ui.wake_queue)
 
 Section = tuple[str, str]     # (page slug, fragment function name): one lesson fragment, as every session names it
 
@@ -110,34 +116,70 @@ class Followers:
         return self.ask(sids, section)
 
     def ask(self, sids: list[str], section: Section | None = None) -> int:
-        """Ask these local followers to rerun (their page, or ``section`` where they drew it); how many were
-        asked. Never raises."""
+        """Ask these local followers to rerun (their page, or ``section`` where they drew it) now, in this
+        thread; how many were asked. Never raises. (A presenter's change goes through ``ui.wake_queue``.)"""
+        return sum(self.send(sid, section) is not None for sid in sids)
+
+    def alive(self, sids: list[str]) -> list[str]:
+        """Those of ``sids`` whose browser is still connected; the others are forgotten here (a closed tab's
+        session stays in Streamlit's storage for a while, but no longer among its active sessions). Without a
+        server to ask (AppTest, unit tests) every one counts as alive."""
+        try:
+            server = private.server()
+        except Exception:                                  # Streamlit moved it: keep them (as before)
+            return list(sids)
+        if server is None:
+            return list(sids)
+        live = []
+        for sid in sids:
+            if server.session(sid) is None:
+                self.forget(sid)
+            else:
+                live.append(sid)
+        return live
+
+    def send(self, sid: str, section: Section | None = None) -> Turn | None:
+        """Ask one local follower to rerun; its ``Turn`` (to see when that run is over), or None if it was not
+        asked (it follows nothing, its browser left, or there is no server). Never raises."""
         with self._lock:
-            ids = [(sid, self._sections.get(sid, {}).get(section) if section else None, self._moved.get(sid))
-                   for sid in sids if sid in self._session_room]
-        if not ids:
-            return 0
+            if sid not in self._session_room:
+                return None
+            fragment_id = self._sections.get(sid, {}).get(section) if section else None
+            moved = self._moved.get(sid)
         try:
             server = private.server()
         except Exception as err:                           # Streamlit's internals moved: rely on the checks
             _LOGGER.warning("Cannot wake followers (%s); they catch up at the next check of their room.", err)
-            return 0
+            return None
         if server is None:
-            return 0
-        asked = 0
-        for sid, fragment_id, moved in ids:
-            session = server.session(sid)
-            if session is None:
-                self.forget(sid)
-                continue
-            if moved is not None and private.client_page_hash(session) == moved[0]:
-                with self._lock:                           # its browser has said it is there: wake as usual
-                    if self._moved.get(sid) == moved:
-                        self._moved.pop(sid)
-                moved = None
-            server.call_soon(_rerun, session, fragment_id, moved)
-            asked += 1
-        return asked
+            return None
+        session = server.session(sid)
+        if session is None:
+            self.forget(sid)
+            return None
+        if moved is not None and private.client_page_hash(session) == moved[0]:
+            with self._lock:                               # its browser has said it is there: wake as usual
+                if self._moved.get(sid) == moved:
+                    self._moved.pop(sid)
+            moved = None
+        turn = Turn(sid, session)
+        server.call_soon(_rerun, session, fragment_id, moved, turn.called)
+        return turn
+
+
+class Turn:
+    """One woken follower's run: over once the server's loop has asked for it (``called``) and the session
+    runs no script any more (its messages are then queued for its browser), or after ``TURN_MAX_S``."""
+
+    def __init__(self, sid: str, session: object) -> None:
+        self.sid, self.session = sid, session
+        self.called = threading.Event()
+        self.started = time.monotonic()
+
+    def over(self, now: float) -> bool:
+        if now - self.started > TURN_MAX_S:
+            return True
+        return self.called.is_set() and not private.running(self.session)
 
 
 @once
@@ -214,7 +256,21 @@ def widget_keys() -> frozenset[str] | None:
     return private.widget_keys()
 
 
-def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None) -> None:
+def server() -> private.Server | None:
+    """This process's server, or None (none, or Streamlit moved it: then nothing waits on a session)."""
+    try:
+        return private.server()
+    except Exception:
+        return None
+
+
+def running(session) -> bool:
+    """Whether the session's run (or a rerun it was asked for) is still going."""
+    return private.running(session)
+
+
+def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | None = None,
+           called: threading.Event | None = None) -> None:
     """On the server's event loop: run the session's page again with its last widget values (even when its
     last run was a fragment's, such as a lesson section's), less any button press or other one-off event
     that run carried: a wake must never press a button twice. With ``fragment_id`` (one the session still
@@ -225,3 +281,6 @@ def _rerun(session, fragment_id: str | None = None, moved: tuple[str, str] | Non
         private.rerun_session(session, fragment_id, moved)
     except Exception as err:
         _LOGGER.warning("A follower's wake failed (%s); it catches up at the next check of its room.", err)
+    finally:
+        if called is not None:
+            called.set()

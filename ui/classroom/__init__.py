@@ -13,8 +13,9 @@ session of this process (``room_store()``). The parts, each by its role:
 - ``watcher``: the process's one thread that checks the followed rooms (``Watcher``).
 - ``sidebar_ui``: the Classroom section of the sidebar and the student's following bar.
 
-A presenter's change wakes the followers in this process at once (``ui.wake``); with Redis, every
-replica's listener wakes its own; the watcher wakes whoever a wake missed.
+A presenter's change wakes the followers in this process at once, from one thread, after the presenter's
+own run (``ui.wake_queue``, through ``ui.wake``); with Redis, every replica's listener wakes its own; the
+watcher wakes whoever a wake missed.
 """
 
 from __future__ import annotations

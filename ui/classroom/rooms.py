@@ -13,7 +13,8 @@ import streamlit as st
 
 from classroom.select import open_store
 from classroom.store import RoomStore
-from ui import wake
+from ui import wake, wake_queue
+from ui.classroom.session import role
 from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
@@ -38,13 +39,17 @@ def room_store() -> RoomStore:
 
 
 def changed(code: str, section: wake.Section | None = None) -> None:
-    """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now."""
+    """The presenter changed room ``code`` (only inside ``section``, when named): wake its followers now
+    (after the presenter's own runs, which ``ui.wake_queue`` lets go first)."""
+    if role() == "presenter":                           # a student's change (none today) gets no priority
+        wake_queue.wakes().presenting(wake.session_id())
     room_store().announce(code, section)
 
 
 @once
 def listening() -> bool:
-    """Once per process: wake local followers of any changed room (a store shared between replicas runs
-    the listener on its own thread, which holds the registry itself: it runs outside any script run)."""
-    room_store().listen(wake.followers().wake)
+    """Once per process: wake local followers of any changed room. The listener only queues the room
+    (``ui.wake_queue``): the in-process store calls it in the presenter's own run, which must not wait for
+    the class; its thread wakes them (Redis's listener thread queues rooms the same way)."""
+    room_store().listen(wake_queue.wakes().put)
     return True

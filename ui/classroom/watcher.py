@@ -1,9 +1,10 @@
 """This process's check on the rooms its students follow: one daemon thread (``Watcher``), never more.
 
-A presenter's change wakes the followers in this process at once (``ui.wake``); with Redis, every replica's
-listener wakes its own. The watcher reads each followed room's version every ``FOLLOW_QUIET_S``, keeps its
-followers' heartbeats, and wakes whoever is behind (a wake missed, the store away or back, the class ended):
-an idle student costs nothing.
+A presenter's change wakes the followers in this process at once (``ui.wake_queue``); with Redis, every
+replica's listener wakes its own. The watcher reads each followed room's version every ``FOLLOW_QUIET_S``, keeps
+the heartbeats of the followers whose browser is still connected (a closed tab's stop at once, so it leaves
+the room's count within FOLLOWER_TTL_S), and wakes whoever is behind (a wake missed, the store away or back,
+the class ended): an idle student costs nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import threading
 import time
 
 from classroom.store import RoomError, RoomFull, RoomStore, StoreUnavailable
-from ui import wake
+from ui import wake, wake_queue
 from ui.classroom import rooms
 from ui.lru import once
 
@@ -39,8 +40,9 @@ class Watcher:
     the server after a follow had switched the page, run under the old page, and leave the student's
     browser with a blank page (docs/RELIABILITY.md)."""
 
-    def __init__(self, store: RoomStore, registry: wake.Followers) -> None:
+    def __init__(self, store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue | None = None) -> None:
         self.store, self.registry = store, registry
+        self.wakes = wakes if wakes is not None else registry   # what ``ask``s: the queue, or the registry itself
         self.offline: set[str] = set()                  # rooms the last check could not reach
         self._lock = threading.Lock()
         self._full: dict[str, str] = {}                 # session id -> why it stopped following
@@ -52,6 +54,8 @@ class Watcher:
         asked, present = 0, set()
         for code in self.registry.rooms():
             members = self.registry.members(code)
+            alive = set(self.registry.alive([sid for sid, _, _ in members]))
+            members = [m for m in members if m[0] in alive]     # a closed tab's session beats no more
             everyone = [sid for sid, _, _ in members]
             present.update(everyone)
             try:
@@ -64,18 +68,18 @@ class Watcher:
                     except RoomFull as err:            # the class filled while this student's beat lapsed
                         with self._lock:
                             self._full[sid] = str(err)
-                        asked += self.registry.ask([sid])
+                        asked += self.wakes.ask([sid])
             except StoreUnavailable:
                 if code not in self.offline:           # once: their bar then says it is reconnecting
                     self.offline.add(code)
-                    asked += self.registry.ask(everyone)
+                    asked += self.wakes.ask(everyone)
                 continue
             except RoomError:                          # ended or expired: their next run says so
-                asked += self.registry.ask(everyone)
+                asked += self.wakes.ask(everyone)
                 continue
             back = code in self.offline
             self.offline.discard(code)
-            asked += self.registry.ask([sid for sid, seen, _ in members if back or self._stuck(sid, seen, version)])
+            asked += self.wakes.ask([sid for sid, seen, _ in members if back or self._stuck(sid, seen, version)])
         with self._lock:                                # followers that left: forget them here too
             for sid in self._behind.keys() - present:
                 del self._behind[sid]
@@ -106,14 +110,14 @@ class Watcher:
                 _LOGGER.warning("The classroom check failed (%s); it tries again in %s s.", err, FOLLOW_QUIET_S)
 
 
-def start_watcher(store: RoomStore, registry: wake.Followers) -> Watcher:
+def start_watcher(store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue | None = None) -> Watcher:
     """Start a watcher thread, stopping any other first: never more than one per process, however often
     this is called (the app calls it once, through ``watcher``)."""
     for thread in _running(_WATCH_THREAD):
         old = getattr(thread, "watcher", None)
         if isinstance(old, Watcher):
             old.stop.set()
-    watcher = Watcher(store, registry)
+    watcher = Watcher(store, registry, wakes)
     thread = threading.Thread(target=watcher.run, name=_WATCH_THREAD, daemon=True)
     thread.watcher = watcher
     thread.start()
@@ -124,4 +128,4 @@ def start_watcher(store: RoomStore, registry: wake.Followers) -> Watcher:
 def watcher() -> Watcher:
     """The process's one watcher, started with the first follower (only under a server: AppTest has none,
     and there a follower's next run is its check)."""
-    return start_watcher(rooms.room_store(), wake.followers())
+    return start_watcher(rooms.room_store(), wake.followers(), wake_queue.wakes())
