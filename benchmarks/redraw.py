@@ -51,6 +51,9 @@ CONTROLS = {
     "masks_and_cross_attention": "mk_ball_row",      # the picture's ball: both cross-attention charts follow it
     "rnn_vs_attention": "rn_len",                   # T: every section of the page depends on it
     "flash_attention": "fa_tokens",                 # T: new tiles, so the grid and the running max both redraw
+    "positional_encoding": "pe_offset",             # k: both position heatmaps, the metrics and the offset curve
+    "transformer_block": "tb_layer",                # the block shown: its vector heatmap and the lengths
+    "kv_cache": "kv_step",                          # t: the cache grows by a row; the outputs compared again
 }
 
 
