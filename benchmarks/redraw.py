@@ -152,28 +152,43 @@ def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     return result
 
 
+def ratio_to_floor(results: list[Redraw], floor: Redraw | None) -> float | None:
+    """Issue 34's figure: the median over the pages of each page's median redraw, ÷ the floor page's median."""
+    medians = [statistics.median(r.samples) for r in results if r.samples]
+    if floor is None or not floor.samples or not medians:
+        return None
+    return statistics.median(medians) / statistics.median(floor.samples)
+
+
 def section(results: list[Redraw], floor: Redraw | None) -> list[str]:
-    """The report's (c) section: one row per page, the floor page first."""
-    rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) "
+    """The report's (c) section: one row per page, the floor page first, then the pages' median ÷ the floor's."""
+    rows = ["| Page | Control | Samples | Median | × floor | p95 | Websocket bytes per interaction (median) "
             "| Charts on screen (margins grown) |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    floor_median = statistics.median(floor.samples) if floor is not None and floor.samples else float("nan")
     if floor is not None:
         rows.append(f"| *floor* (`benchmarks/floor_app.py`) | {floor.control} | "
-                    f"{len(floor.samples)} | {statistics.median(floor.samples):.0f} ms | "
+                    f"{len(floor.samples)} | {floor_median:.0f} ms | 1.00 | "
                     f"{pct(floor.samples, 0.95):.0f} ms | "
                     f"{statistics.median(floor.ws_bytes) / 1024:.1f} KB | "
                     f"{floor.charts} ({floor.grown}) |")
     for r in results:
         if not r.samples:
-            rows.append(f"| `{r.slug}` | {r.control} | 0 ({r.misses} moves changed no chart) | – | – | – | "
+            rows.append(f"| `{r.slug}` | {r.control} | 0 ({r.misses} moves changed no chart) | – | – | – | – | "
                         f"{r.charts} ({r.grown}) |")
             continue
         p95 = pct(r.samples, 0.95)
         miss = f" ({r.misses} moves changed no chart)" if r.misses else ""
+        median = statistics.median(r.samples)
         rows.append(f"| `{r.slug}` | {r.control} | {len(r.samples)}{miss} | "
-                    f"{statistics.median(r.samples):.0f} ms | "
+                    f"{median:.0f} ms | {median / floor_median:.2f} | "
                     f"{p95:.0f} ms {ok(p95, TARGETS['redraw_p95_ms'])} | "
                     f"{statistics.median(r.ws_bytes) / 1024:.1f} KB | {r.charts} ({r.grown}) |")
+    ratio = ratio_to_floor(results, floor)
+    summary = ("" if ratio is None else
+               f"**The pages' median redraw ÷ the floor's: {ratio:.2f}×** {ok(ratio, TARGETS['redraw_ratio'])} "
+               f"(the median over the {sum(bool(r.samples) for r in results)} pages of each one's median; target "
+               f"≤ {TARGETS['redraw_ratio']:g}×, issue 34).")
     return ["### (c) Slider → chart redraw in Chromium",
             "Headless Chromium, one session, one page after another. Measured inside the page: from "
             "the trusted input event's timestamp (the key press on the slider, the click on the "
@@ -186,4 +201,5 @@ def section(results: list[Redraw], floor: Redraw | None) -> list[str]:
             "counts the charts on screen after the moves, and in brackets those whose margins "
             "Plotly had to grow for their labels: automargin then lays the figure out twice on "
             "every draw. Streamlit remounts a chart whose figure changed (the figure is part of "
-            "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)]
+            "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)] + (
+                [summary] if summary else [])
