@@ -107,10 +107,9 @@ def as_deployed(browser, slugs: list[str], cfg: Settings) -> list[str]:
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         page = context.new_page()
         runs = harness.Runs(page)
-        results = [r for slug in slugs if (r := redraw.redraws(page, runs, base, slug, cfg.redraws)) is not None]
-        # The floor page in a browser, for scale: what one slider and one chart cost end to end here.
+        # The floor page in a browser, after each page in turn: what one slider and one chart cost end to end here.
         with harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
-            floor = redraw.redraws(page, runs, floor_base, "home", cfg.redraws)
+            results, floor = redraw.alongside(page, runs, base, floor_base, slugs, cfg.redraws)
         rss_visited = harness.rss_kb(proc.pid)           # every page has been visited in one session
         context.close()
         say("(a2) one move as the server handles it …")
