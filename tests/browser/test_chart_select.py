@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.redraw import press
-from benchmarks.sessions import is_rerun
 from devtools import harness
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -36,7 +34,7 @@ def test_a_click_or_a_drag_on_a_chart_sends_nothing_and_selects_nothing(server, 
     runs = problems.runs
     sent: list[bytes] = []
     pg.on("websocket", lambda ws: ws.on(
-        "framesent", lambda f: sent.append(f) if isinstance(f, bytes) and is_rerun(f) else None))
+        "framesent", lambda f: sent.append(f) if isinstance(f, bytes) and _rerun(f) else None))
     runs.open(harness.page_url(server, slug))
     runs.settle()
     plots = pg.locator("[data-testid=stMain] .js-plotly-plot")
@@ -59,7 +57,7 @@ def test_a_click_or_a_drag_on_a_chart_sends_nothing_and_selects_nothing(server, 
     # also sends reruns of its own (its progress store writing back), so look at what they carry: a chart that
     # answers a click is a widget, and its state would be in them.
     done = runs.finished
-    assert press(pg, 0) is not None, f"{slug}: no control to move"
+    assert harness.move_first_control(pg) is not None, f"{slug}: no control to move"
     runs.wait(done)
     keys = pg.evaluate(CHART_KEYS_JS)
     assert keys, f"{slug}: no keyed chart on screen"
@@ -77,3 +75,9 @@ def _widgets(frame: bytes) -> list[str]:
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     return [w.id.rsplit("-", 1)[-1] for w in BackMsg.FromString(frame).rerun_script.widget_states.widgets]
+
+
+def _rerun(frame: bytes) -> bool:
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    return BackMsg.FromString(frame).WhichOneof("type") == "rerun_script"
