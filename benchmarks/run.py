@@ -83,7 +83,8 @@ def introduction(started: dt.datetime, mode: str) -> list[str]:
         f"Run {started:%Y-%m-%d %H:%M %Z}, `{mode}` mode, on {report.machine(chromium=harness.CHROMIUM)}. The "
         "machine is shared with other developers, so absolute times are noisy; compare the ratios and the "
         "before/after rows of one run. Reproduce with `python -m benchmarks.run` (or `--quick`).",
-        "**Targets** (this 2-core machine): every page's rerun ≤ 4× the floor page; chart JSON "
+        "**Targets** (this 2-core machine): every page's rerun ≤ 4× the floor page; a move ≤ 3× the floor's "
+        "move and the pages' median redraw ≤ 1.5× the floor's (issue 34); chart JSON "
         "≤ 150 KB per interaction; slider → redraw p95 ≤ 300 ms; 30 concurrent sessions p95 ≤ 1 s with "
         "zero errors; server RSS ≤ 600 MB.",
     ]
