@@ -152,7 +152,14 @@ def encoder_layer_stages(x: np.ndarray, p: dict, layer: int, *, residual: bool =
     """``encoder_layer`` keeping every stage, with any of its parts switched off. x: [T, d] → LayerStages.
 
     All on, ``output`` equals ``encoder_layer(x, p, layer)[0]`` exactly (the same operations in the same order).
+    On one BLAS thread, as every pass of the model (a page calls this for one block on its own: see _blas.py).
     """
+    with single_threaded_blas():
+        return _layer_stages(x, p, layer, residual, layer_norm, feed_forward)
+
+
+def _layer_stages(x: np.ndarray, p: dict, layer: int, residual: bool, layer_norm: bool,
+                  feed_forward: bool) -> LayerStages:
     attention, weights = multi_head_attention(x, p, layer)                     # [T, d], [H, T, T]
     attn_sum = attention + x if residual else attention.copy()
     attn_norm = (layer_norm_of(attn_sum, p, layer, "ln_attn") if layer_norm else attn_sum)
@@ -289,7 +296,8 @@ class MiniLM:
         """Every stage (Q, K, V, scores, scaled, weights, output) of one head, for a lesson chart."""
         if not (0 <= layer < N_LAYERS and 0 <= head < N_HEADS):
             raise ValueError(f"layer must be 0–{N_LAYERS - 1} and head 0–{N_HEADS - 1}, got {layer}, {head}.")
-        Q, K, V = qkv(run.hidden_states[layer], self.params, layer)
+        with single_threaded_blas():
+            Q, K, V = qkv(run.hidden_states[layer], self.params, layer)
         return scaled_dot_product_attention(Q[head], K[head], V[head])
 
 

@@ -84,6 +84,50 @@ def model_vs_bare(model, text: str, rounds: int) -> dict:
     return {"T": T, "model": statistics.median(model_t), "bare": statistics.median(bare_t)}
 
 
+def stages(model, text: str, rounds: int) -> dict[str, float]:
+    """Where a pass's time goes, stage by stage, summed over the six layers: median seconds of each stage,
+    each run on the layer's own input from a real pass (so GELU, softmax and LayerNorm see real numbers)."""
+    from attention_core import bert
+    from attention_core._blas import single_threaded_blas
+
+    p = model.params
+    hidden = model.run(text).hidden_states
+    T = hidden.shape[1]
+    rounds_of: dict[str, list[float]] = {}
+
+    def layer_once(layer: int, spent: dict[str, float]) -> None:
+        def timed(name: str, f, *args):
+            t0 = time.perf_counter()
+            value = f(*args)
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - t0
+            return value
+
+        w = {name: p[f"layer{layer}.{name}"] for name in ("qkv.w", "qkv.b", "attn_out.w", "attn_out.b",
+                                                           "ffn_in.w", "ffn_in.b", "ffn_out.w", "ffn_out.b")}
+        x = hidden[layer]
+        fused = timed("x·[W_Q|W_K|W_V] + b", bert.linear, x, w["qkv.w"], w["qkv.b"])
+        Q, K, V = fused.reshape(T, 3, bert.N_HEADS, -1).transpose(1, 2, 0, 3)
+        heads = timed("12 heads: softmax(QKᵀ/√d)·V", bert.attention_heads, Q, K, V)[1]
+        concat = timed("concat heads (a copy)", lambda h: h.transpose(1, 0, 2).reshape(T, -1), heads)
+        attn = timed("concat·W_O + b", bert.linear, concat, w["attn_out.w"], w["attn_out.b"])
+        attn += x
+        x1 = timed("LayerNorm 1", bert.layer_norm_of, attn, p, layer, "ln_attn")
+        h = timed("x·W₁ + b₁", bert.linear, x1, w["ffn_in.w"], w["ffn_in.b"])
+        g = timed("GELU", bert.gelu, h)
+        f = timed("GELU(…)·W₂ + b₂", bert.linear, g, w["ffn_out.w"], w["ffn_out.b"])
+        f += x1
+        timed("LayerNorm 2", bert.layer_norm_of, f, p, layer, "ln_ffn")
+
+    with single_threaded_blas():
+        for _ in range(rounds):
+            spent: dict[str, float] = {}
+            for layer in range(bert.N_LAYERS):
+                layer_once(layer, spent)
+            for name, secs in spent.items():
+                rounds_of.setdefault(name, []).append(secs)
+    return {name: statistics.median(v) for name, v in rounds_of.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
@@ -108,6 +152,7 @@ def main() -> None:
         cpu_times.append(time.process_time() - c0)
     short = model_vs_bare(model, SENTENCE_12, 100)
     long = model_vs_bare(model, "word " * 200, 40)                # cut to 128 tokens
+    split = stages(model, "word " * 200, 30)
     rss_after = rss_mb()
 
     rows = [
@@ -126,6 +171,9 @@ def main() -> None:
                                                                   f"{gflop / m['bare']:.1f} GFLOP/s"),
             (f"T={m['T']}: model / bare", f"{m['model'] / m['bare']:.2f}×"),
         ]
+    total = sum(split.values())
+    rows += [(f"T=128, stage by stage (6 layers, median of 30): {name}",
+              f"{secs * 1000:.2f} ms ({100 * secs / total:.0f}%)") for name, secs in split.items()]
     rows += [
         ("RSS before import", f"{rss_before:.0f} MB"),
         ("RSS with model loaded", f"{rss_loaded:.0f} MB"),

@@ -40,6 +40,7 @@ class Redraw:
     misses: int = 0
     charts: int = 0
     grown: int = 0                                  # charts laid out twice per draw (a margin grew)
+    floor: list[float] | None = None                # the floor page's samples taken right after this page's
 
 
 # The slider each page's row moves, by widget key, where the first slider that changes a chart is not the one a
@@ -51,6 +52,9 @@ CONTROLS = {
     "masks_and_cross_attention": "mk_ball_row",      # the picture's ball: both cross-attention charts follow it
     "rnn_vs_attention": "rn_len",                   # T: every section of the page depends on it
     "flash_attention": "fa_tokens",                 # T: new tiles, so the grid and the running max both redraw
+    "positional_encoding": "pe_offset",             # k: both position heatmaps, the metrics and the offset curve
+    "transformer_block": "tb_layer",                # the block shown: its vector heatmap and the lengths
+    "kv_cache": "kv_step",                          # t: the cache grows by a row; the outputs compared again
 }
 
 
@@ -149,28 +153,67 @@ def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     return result
 
 
+def alongside(page, runs, base: str, floor_base: str, slugs: list[str], n: int) -> tuple[list[Redraw], Redraw | None]:
+    """Each page's redraws, each followed by as many of the floor page's (served at ``floor_base``), so a page's
+    × floor compares two measurements a minute apart: the load on a shared machine drifts more than that
+    between the first page and the last. Returns the pages' results and the floor's, pooled."""
+    results, pooled = [], Redraw("floor", "", [], [])
+    for slug in slugs:
+        r = redraws(page, runs, base, slug, n)
+        if r is None:
+            continue
+        f = redraws(page, runs, floor_base, "home", n)
+        if f is not None and f.samples:
+            r.floor = f.samples
+            pooled.control, pooled.charts, pooled.grown = f.control, f.charts, f.grown
+            pooled.samples += f.samples
+            pooled.ws_bytes += f.ws_bytes
+        results.append(r)
+    return results, pooled if pooled.samples else None
+
+
+def _floor_median(r: Redraw, floor: Redraw | None) -> float:
+    """The floor's median a page is compared with: the one taken right after it, else the pooled one."""
+    samples = r.floor or (floor.samples if floor is not None else [])
+    return statistics.median(samples) if samples else float("nan")
+
+
+def ratio_to_floor(results: list[Redraw], floor: Redraw | None) -> float | None:
+    """Issue 34's figure: the median over the pages of each page's median redraw ÷ its floor's median."""
+    ratios = [statistics.median(r.samples) / _floor_median(r, floor) for r in results if r.samples]
+    return statistics.median(ratios) if ratios else None
+
+
 def section(results: list[Redraw], floor: Redraw | None) -> list[str]:
-    """The report's (c) section: one row per page, the floor page first."""
-    rows = ["| Page | Control | Samples | Median | p95 | Websocket bytes per interaction (median) "
+    """The report's (c) section: one row per page, the floor page first, then the pages' median ÷ the floor's."""
+    rows = ["| Page | Control | Samples | Median | × floor | p95 | Websocket bytes per interaction (median) "
             "| Charts on screen (margins grown) |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    floor_median = statistics.median(floor.samples) if floor is not None and floor.samples else float("nan")
     if floor is not None:
         rows.append(f"| *floor* (`benchmarks/floor_app.py`) | {floor.control} | "
-                    f"{len(floor.samples)} | {statistics.median(floor.samples):.0f} ms | "
+                    f"{len(floor.samples)} | {floor_median:.0f} ms | 1.00 | "
                     f"{pct(floor.samples, 0.95):.0f} ms | "
                     f"{statistics.median(floor.ws_bytes) / 1024:.1f} KB | "
                     f"{floor.charts} ({floor.grown}) |")
     for r in results:
         if not r.samples:
-            rows.append(f"| `{r.slug}` | {r.control} | 0 ({r.misses} moves changed no chart) | – | – | – | "
+            rows.append(f"| `{r.slug}` | {r.control} | 0 ({r.misses} moves changed no chart) | – | – | – | – | "
                         f"{r.charts} ({r.grown}) |")
             continue
         p95 = pct(r.samples, 0.95)
         miss = f" ({r.misses} moves changed no chart)" if r.misses else ""
+        median = statistics.median(r.samples)
         rows.append(f"| `{r.slug}` | {r.control} | {len(r.samples)}{miss} | "
-                    f"{statistics.median(r.samples):.0f} ms | "
+                    f"{median:.0f} ms | {median / _floor_median(r, floor):.2f} | "
                     f"{p95:.0f} ms {ok(p95, TARGETS['redraw_p95_ms'])} | "
                     f"{statistics.median(r.ws_bytes) / 1024:.1f} KB | {r.charts} ({r.grown}) |")
+    ratio = ratio_to_floor(results, floor)
+    summary = ("" if ratio is None else
+               f"**The pages' median redraw ÷ the floor's: {ratio:.2f}×** {ok(ratio, TARGETS['redraw_ratio'])} "
+               f"(the median over the {sum(bool(r.samples) for r in results)} pages of each one's median ÷ the "
+               "median of the floor's redraws taken right after that page's, which the floor row pools; target "
+               f"≤ {TARGETS['redraw_ratio']:g}×, issue 34).")
     return ["### (c) Slider → chart redraw in Chromium",
             "Headless Chromium, one session, one page after another. Measured inside the page: from "
             "the trusted input event's timestamp (the key press on the slider, the click on the "
@@ -183,4 +226,35 @@ def section(results: list[Redraw], floor: Redraw | None) -> list[str]:
             "counts the charts on screen after the moves, and in brackets those whose margins "
             "Plotly had to grow for their labels: automargin then lays the figure out twice on "
             "every draw. Streamlit remounts a chart whose figure changed (the figure is part of "
-            "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)]
+            "its element id), so each changed chart is a fresh `Plotly.newPlot`.", "\n".join(rows)] + (
+                [summary] if summary else [])
+
+
+def main() -> None:
+    """python -m benchmarks.redraw [--pages a,b] [--n N]: (c) alone, each page followed by the floor, printed."""
+    import argparse
+
+    from playwright.sync_api import sync_playwright
+
+    from benchmarks import report
+    from ui.content import page_index
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--pages", default="", help="comma-separated slugs (default: every lesson)")
+    parser.add_argument("--n", type=int, default=12, help="timed moves per page")
+    args = parser.parse_args()
+    chosen = {x.strip() for x in args.pages.split(",") if x.strip()}
+    slugs = [p.slug for p in page_index() if (p.slug in chosen if chosen else p.kind == "lesson")]
+    print(report.machine(chromium=harness.CHROMIUM))
+    with sync_playwright() as p, harness.serve() as (_, base, _), \
+            harness.serve(script="benchmarks/floor_app.py") as (_, floor_base, _):
+        browser = harness.launch(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        results, floor = alongside(page, harness.Runs(page), base, floor_base, slugs, args.n)
+        browser.close()
+    print(report.render(section(results, floor)))
+    print(report.machine())
+
+
+if __name__ == "__main__":
+    main()

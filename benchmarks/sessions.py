@@ -79,18 +79,42 @@ class Window:
 CONNECT = {"subprotocols": ["streamlit"], "max_size": None, "open_timeout": 60, "ping_interval": None}
 
 
-async def timed_run(ws, frame: bytes, errors: list[str] | None = None, slug: str = "") -> float:
+@dataclass
+class Sent:
+    """What one run sent: its elements (``new_element`` deltas, and messages sent as a reference to one the
+    browser already holds: Streamlit's message cache does that for a large element it sent before, a chart as
+    a rule), the Plotly charts among the new ones, the references, and the bytes of every message of the run."""
+
+    elements: int = 0
+    charts: int = 0
+    by_reference: int = 0
+    bytes: int = 0
+
+
+async def timed_run(ws, frame: bytes, errors: list[str] | None = None, slug: str = "",
+                    sent: Sent | None = None) -> float:
     """Send one replayed message and wait for the run it starts to finish: seconds taken. An exception drawn
-    or a compile error is noted in ``errors``, when given (named by ``slug``)."""
+    or a compile error is noted in ``errors``, when given (named by ``slug``); what the run sent is counted
+    into ``sent``, when given."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     errors = [] if errors is None else errors
+    sent = Sent() if sent is None else sent
     t0 = time.perf_counter()
     await ws.send(frame)
     while True:
-        msg = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), timeout=60))
+        data = await asyncio.wait_for(ws.recv(), timeout=60)
+        sent.bytes += len(data)
+        msg = ForwardMsg.FromString(data)
         kind = msg.WhichOneof("type")
-        if kind == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
+        element = msg.delta.new_element.WhichOneof("type") if kind == "delta" else None
+        if kind == "ref_hash":
+            sent.elements += 1
+            sent.by_reference += 1
+        if element is not None:
+            sent.elements += 1
+            sent.charts += element == "plotly_chart"
+        if element == "exception":
             errors.append(f"{slug}: exception element")
         elif kind == "script_finished":
             if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:

@@ -98,9 +98,14 @@ def same_outputs(run: kv_cache.ToyRun, t: int) -> None:
                                 "recomputed": run.uncached}).set_index("step"), key=frame.key("fig_work"))
 
 
-@frame.fragment
+# The sections' headings sit outside their fragments: a move resends only what it can change.
 def decoder(shown: int) -> None:
     st.subheader("One new row per token")
+    decoder_steps(shown)
+
+
+@frame.fragment
+def decoder_steps(shown: int) -> None:
     a, b, c = st.columns([3, 1, 1])
     t = frame.control(a.slider, "step", "Step t: tokens read so far", 1, len(WORDS), 4,
                       help="Feed the sentence to the decoder one token at a time.")
@@ -114,12 +119,16 @@ def decoder(shown: int) -> None:
         same_outputs(run, t)
 
 
-@frame.fragment
 def cost(shown: int) -> None:
     if shown < Step.COST:
         return
     st.subheader("What the cache costs")
     frame.note("cost")
+    cost_settings(shown)
+
+
+@frame.fragment
+def cost_settings(shown: int) -> None:
     shape = MODELS[frame.control(st.radio, "model", "Model", list(MODELS))]
     a, b, c = st.columns(3)
     n = frame.control(a.select_slider, "tokens", "Tokens of context", LENGTHS, 4096)

@@ -56,9 +56,8 @@ def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: boo
 # redraw the unmasked and masked weights above.
 @frame.fragment
 def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) -> None:
-    """Section ③: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of ``mask``."""
-    st.subheader("③ Padding")
-    frame.note("padding")
+    """Section ③ below its heading: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of
+    ``mask``."""
     T = len(labels)
     pad = frame.control(st.slider, "pad", "Padding tokens at the end", 0, T - 1, min(1, T - 1),
                         help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
@@ -75,11 +74,9 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
           key=frame.key("fig_pad"))
 
 
-# One fragment: the scores, the causal switch and the padding drive every chart of ①–③.
+# One fragment: the scores, the causal switch and the padding drive every chart of ①–③ (under ①'s heading).
 @frame.fragment
 def masks(step: int) -> None:
-    st.subheader("① The causal mask on your scores")
-    frame.note("causal")
     left, right = st.columns([2, 1])
     with left:
         S = frame.control(matrix_input, "scores", "Scaled scores (row = query, column = key)", SEED_SCORES, height=140,
@@ -123,6 +120,8 @@ def masks(step: int) -> None:
     if step >= Step.DECODER:
         decoder(free.weights, masked.weights, labels, causal)
     if step >= Step.PADDING:
+        st.subheader("③ Padding")                      # outside the slider's fragment: it never changes
+        frame.note("padding")
         padding(S, mask, labels, causal)
 
 
@@ -142,11 +141,9 @@ def wirings(n_words: int) -> None:
         "| target length × source length |\n")
 
 
-# One fragment: the prompt and the picture drive the cross-attention charts.
+# One fragment: the prompt and the picture drive the cross-attention charts (under ④'s heading).
 @frame.fragment
 def cross(step: int) -> None:
-    st.subheader("④ Cross-attention: image patches ask the prompt")
-    frame.note("cross")
     prompt = frame.control(st.text_input, "prompt", "Prompt", PROMPT["prompt"], max_chars=PROMPT["max_chars"],
                            help=f"At most {PROMPT['max_words']} words from the page's little vocabulary.")
     a, b, c, d = st.columns(4)
@@ -196,8 +193,12 @@ def cross(step: int) -> None:
     if step >= Step.WIRINGS:
         wirings(len(words))
 
+st.subheader("① The causal mask on your scores")
+frame.note("causal")
 masks(step)
 if step >= Step.CROSS:
+    st.subheader("④ Cross-attention: image patches ask the prompt")
+    frame.note("cross")
     cross(step)
 
 frame.trap()

@@ -148,9 +148,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
 # not redraw the query blocks, the heads' weights and the concatenation above.
 @frame.fragment
 def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
-    """Section ④: the heads' outputs side by side, passed through W_O or mixed by it."""
-    st.subheader("④ Concatenate, then $W_O$ mixes")
-    frame.note("mixing")
+    """Section ④ below its heading: the heads' outputs side by side, passed through W_O or mixed by it."""
     mix = frame.control(st.toggle, "mix", "Let $W_O$ mix the heads", False,
                         help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes "
                              f"{MIX:g} of the matching number in the other half.")
@@ -179,17 +177,23 @@ def small_heads(step: int) -> None:
     if step < Step.VALUES or (wv := values(n, wq, trace)) is None:
         return
     if step >= Step.CONCAT:
+        st.subheader("④ Concatenate, then $W_O$ mixes")      # outside the switch's fragment: it never changes
+        frame.note("mixing")
         mixing(n, wq, wv)
 
 
 small_heads(step)
 
 
-# The real model: its own fragment (the sentence, layer and words rerun this part only).
-@frame.fragment
-def real_layer(step: int) -> None:
+# The real model: its own fragment (the sentence, layer and words rerun this part only), under its heading.
+def real_section(step: int) -> None:
     st.subheader("⑤ All 12 heads of a real layer")
     frame.note("real")
+    real_layer(step)
+
+
+@frame.fragment
+def real_layer(step: int) -> None:
     text = frame.control(st.text_input, "text", "Your sentence", DATA["real_sentence"], max_chars=MAX_CHARS,
                          help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
@@ -277,7 +281,7 @@ def cost(T: int) -> None:
 
 
 if step >= Step.REAL_HEADS:
-    real_layer(step)
+    real_section(step)
 
 frame.trap()
 frame.check("w_v")

@@ -93,10 +93,15 @@ def real_result(s: pe.ShuffleNumbers) -> None:
                                 "positions on": s.on_rows}), key=frame.key("fig_gaps"))
 
 
-@frame.fragment
+# The sections' headings and notes sit outside their fragments: a move resends only what it can change.
 def shuffle_section() -> None:
     st.subheader("① Shuffle the words")
     frame.note("shuffle")
+    shuffled()
+
+
+@frame.fragment
+def shuffled() -> None:
     a, b = st.columns([3, 1])
     text = frame.control(a.text_input, "text", "Type a sentence", pe.TEXT, max_chars=pe.MAX_CHARS)
     shuffle = frame.control(b.slider, "shuffle", "Shuffle", 0, pe.MAX_SHUFFLE, pe.SHUFFLE,
@@ -137,16 +142,13 @@ def offset_sentence(t: pe.PositionTables, k: int, n: int) -> str:
                    f"learned ones spread by {written(t.learned_spread[k])}: training only made them roughly so.")
 
 
+# Two fragments, one per slider: the frequency index drives its curve and sentence alone, the offset the two
+# heatmaps' lines, the metrics and the offset curve; a move of one does not resend the other's charts.
 @frame.fragment
-def tables_section() -> None:
-    st.subheader("② Two tables of positions")
-    frame.note("tables")
-    t = pe.position_tables()
+def frequency_part(t: pe.PositionTables) -> None:
     n, d = t.sinusoidal.shape
-    a, b = st.columns(2)
-    i = frame.control(a.slider, "freq", "Frequency index i", 0, d // 2 - 1, pe.FREQUENCY,
+    i = frame.control(st.slider, "freq", "Frequency index i", 0, d // 2 - 1, pe.FREQUENCY,
                       help="Columns 2i and 2i + 1 of the sinusoidal table: one sine and one cosine.")
-    k = frame.control(b.slider, "offset", "Offset k (positions apart)", 1, n - 1, pe.OFFSET)
     omega = float(core.frequencies(d)[i])
     wavelength = 2 * np.pi / omega
     positions = np.arange(n)
@@ -157,6 +159,12 @@ def tables_section() -> None:
           f"Columns {2 * i} and {2 * i + 1} of the sinusoidal table over the first {n} positions.",
           lambda: pd.DataFrame({"position": positions, "sin": t.sinusoidal[:, 2 * i],
                                 "cos": t.sinusoidal[:, 2 * i + 1]}), key=frame.key("fig_freq"))
+
+
+@frame.fragment
+def offset_part(t: pe.PositionTables) -> None:
+    n = t.sinusoidal.shape[0]
+    k = frame.control(st.slider, "offset", "Offset k (positions apart)", 1, n - 1, pe.OFFSET)
     left, right = st.columns(2)
     with left:
         chart(built(similarity_figure, t.sinusoidal_similarity, "Sinusoidal: cosine of two positions", k),
@@ -177,10 +185,22 @@ def tables_section() -> None:
                                 "learned": t.learned_by_offset}), key=frame.key("fig_offset"))
 
 
-@frame.fragment
+def tables_section() -> None:
+    st.subheader("② Two tables of positions")
+    frame.note("tables")
+    t = pe.position_tables()
+    frequency_part(t)
+    offset_part(t)
+
+
 def rotary_section() -> None:
     st.subheader("③ Rotary: turn q and k")
     frame.note("rotary")
+    rotated()
+
+
+@frame.fragment
+def rotated() -> None:
     a, b = st.columns(2)
     m = frame.control(a.slider, "m", "Position m of the query", 0, pe.MAX_POSITION, pe.M)
     n = frame.control(b.slider, "n", "Position n of the key", 0, pe.MAX_POSITION, pe.N)

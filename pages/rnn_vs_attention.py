@@ -138,6 +138,8 @@ def chain_against_attention(shown: int, seed: int) -> None:
     if shown >= Step.PATH:
         path_length(length, steps)
     if shown >= Step.LSTM:
+        st.subheader("The LSTM: gates slow the fade")      # outside the bias slider's fragment: it never changes
+        frame.note("lstm_gates")
         lstm_gates(length, seed, race)
 
 
@@ -158,8 +160,6 @@ def lstm_verdict(lstm_log10: float, rnn_log10: float) -> str:
 @frame.fragment
 def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
-    st.subheader("The LSTM: gates slow the fade")
-    frame.note("lstm_gates")
     bias = frame.control(st.slider, "fbias", "LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS,
                          0.5, help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, "
                                    "so the cell keeps more.")
@@ -185,8 +185,6 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
 @frame.fragment
 def fixed_state(seed: int) -> None:
     """What gates cannot fix: k pairs in a d-number state, against attention over every pair."""
-    st.subheader("What gates cannot fix: one fixed-size state")
-    frame.note("lstm_state")
     a, b = st.columns(2)
     d = frame.control(a.select_slider, "state_d", "State size d (numbers)", (16, 32, 64, 128), rnn_vs_attention.STATE_D)
     k = frame.control(b.slider, "pairs", "Stored pairs k", 1, rnn_vs_attention.RECALL_MAX, rnn_vs_attention.PAIRS,
@@ -221,6 +219,8 @@ page_seed = frame.control(seed_box.number_input, "seed", "Seed", 0, 10_000, rnn_
                           help="The random RNN, attention head, LSTM and stored pairs of every section below.")
 chain_against_attention(shown, page_seed)
 if shown >= Step.LSTM:
+    st.subheader("What gates cannot fix: one fixed-size state")     # outside the section's fragment
+    frame.note("lstm_state")
     fixed_state(page_seed)
 
 frame.trap()

@@ -90,10 +90,15 @@ def length_sentence(norms: np.ndarray, layer: int) -> str:
                    + ("grows" if ratio > 1 else "shrinks") + f" by ×{ratio:.3g}.")
 
 
-@frame.fragment
+# Its heading and note sit outside the fragment: a move resends only what it can change.
 def one_block(text: str, parts: core.BlockParts) -> None:
     st.subheader("② One block, stage by stage")
     frame.note("block")
+    block_stages(text, parts)
+
+
+@frame.fragment
+def block_stages(text: str, parts: core.BlockParts) -> None:
     left, right = st.columns(2)
     layer = frame.control(left.slider, "layer", "Layer (block)", 1, core.bert.N_LAYERS, 1)
     stage = frame.control(right.selectbox, "stage", "Stage for the vector heatmap", STAGES, index=len(STAGES) - 1)
