@@ -63,3 +63,8 @@ def test_a_broken_question_is_refused(tmp_path):
                       '  [[questions.choices]]\n  text = "two"\n  feedback = "f"\n  correct = true\n', encoding="utf-8")
     with pytest.raises(ValueError, match="'a'"):
         load_concept_check(broken)
+
+
+def test_the_right_option_is_not_always_in_the_same_place():
+    places = [q.options.index(q.right) for q in load_concept_check()]
+    assert len(set(places)) >= 3, places                            # "always the first" would be a free score
