@@ -19,10 +19,11 @@ def test_one_bar_per_question_and_round_in_percent():
     assert fig.layout.showlegend
 
 
-def test_a_single_round_has_no_legend_and_text_is_escaped():
-    fig = share_right_figure(["<b>x</b> or y?"], {"First vote": [0.5]})
-    assert not fig.layout.showlegend
-    assert "<b>" not in fig.data[0].y[0] and "&lt;b&gt;" in fig.data[0].y[0]
+def test_a_single_round_has_no_legend_and_the_question_on_hover_is_escaped():
+    fig = share_right_figure(["<b>x</b> or y?", "Second?"], {"First vote": [0.5, 1.0]})
+    assert not fig.layout.showlegend and list(fig.data[0].y) == ["Q1", "Q2"]
+    assert "<b>" not in fig.data[0].customdata[0] and "&lt;b&gt;" in fig.data[0].customdata[0]
+    assert fig.data[0].customdata[1] == "Second?"
 
 
 def test_a_round_of_the_wrong_length_is_refused():

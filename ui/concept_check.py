@@ -116,4 +116,5 @@ def _answers(questions: tuple[ConceptQuestion, ...], pre: list[int], post: list[
         with st.expander(f"{n}. {q.prompt}", expanded=q.options[second] != q.right):
             st.caption(f"Before: {q.options[first]}")
             verdict(q.options[second] == q.right, f"After: {q.options[second]}. {q.feedback[q.options[second]]}")
-            st.markdown(f"**The answer:** {q.right}  \n{q.explanation}")
+            st.markdown(f"**The answer:** {q.right}.")
+            st.caption(q.explanation)

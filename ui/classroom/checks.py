@@ -176,4 +176,5 @@ def _revealed(questions: tuple[ConceptQuestion, ...], sent: dict[str, str]) -> N
         mine = sent.get(q.id)
         if mine is not None:
             verdict(mine == q.right, f"You chose: {literal(mine, 200)}. {q.feedback[mine]}")
-        st.markdown(f"**The answer:** {q.right}  \n{q.explanation}")
+        st.markdown(f"**The answer:** {q.right}.")
+        st.caption(q.explanation)

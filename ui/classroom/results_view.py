@@ -51,15 +51,15 @@ def _counts(question: cr.Question, round_: cr.Round) -> str:
 def _lesson_table(questions: list[cr.Question]) -> pd.DataFrame:
     titles = {p.slug: p.title for p in page_index()}
     rows = []
-    for q in questions:
+    for n, q in enumerate(questions, 1):
         first, last = q.rounds[0], q.rounds[-1]
-        change = cr.change(q)
-        rows.append({"Lesson": titles.get(q.lesson, q.lesson), "Question": q.text or q.poll_id,
-                     "Right answer": q.right or "–", "First vote": _counts(q, first),
-                     "After discussion": _counts(q, last) if len(q.rounds) > 1 else "–",
+        change, again = cr.change(q), len(q.rounds) > 1
+        rows.append({"#": f"Q{n}", "Question": q.text or q.poll_id, "Lesson": titles.get(q.lesson, q.lesson),
                      "Right, first vote": _percent(cr.share_right(q, first)),
-                     "Right, after": _percent(cr.share_right(q, last)) if len(q.rounds) > 1 else "–",
-                     "Change": "–" if change is None else f"{100 * change:+.0f} points"})
+                     "Right, after discussion": _percent(cr.share_right(q, last)) if again else "–",
+                     "Change": "–" if change is None else f"{100 * change:+.0f} points",
+                     "Answers, first vote": _counts(q, first), "Answers, after": _counts(q, last) if again else "–",
+                     "Right answer": q.right or "–"})
     return pd.DataFrame(rows)
 
 
@@ -80,10 +80,10 @@ def _lesson_questions(results: cr.ClassResults) -> None:
 
 def _check_table(results: cr.ClassResults, report: cr.GainReport) -> pd.DataFrame:
     rows = []
-    for q in cr.check_results(results).questions:
+    for n, q in enumerate(cr.check_results(results).questions, 1):
         g = report.per_question.get(q.poll_id)
         pre = cr.Score(q.rounds[0].counts.get(q.right, 0), q.rounds[0].answered) if q.right else None
-        rows.append({"Question": q.text or q.poll_id,
+        rows.append({"#": n, "Question": q.text or q.poll_id,
                      "Before": "–" if pre is None or pre.percent is None else f"{pre.percent:.0f} %",
                      "Answered before": q.rounds[0].answered,
                      "After": "–" if g is None or g.post is None else f"{g.post:.0f} %",
@@ -113,6 +113,11 @@ def _check(results: cr.ClassResults) -> None:
                    "(Hake, 1998).")
     else:
         st.caption("Run the exit check at the end of the class to see the gain.")
+    asked = list(check.questions)
+    rounds = {label: [cr.share_right(q, q.rounds[n]) if len(q.rounds) > n else None for q in asked]
+              for n, label in enumerate(cr.CHECK_ROUND_LABELS.values()) if any(len(q.rounds) > n for q in asked)}
+    st.plotly_chart(share_right_figure([q.text for q in asked], rounds, "Concept check: share right"),
+                    key="_class_results_check_chart", config={"displayModeBar": False})
     st.dataframe(_check_table(results, report), hide_index=True, width="stretch", key="_class_results_check")
 
 
