@@ -7,7 +7,7 @@ from html import escape
 import plotly.graph_objects as go
 
 from figures import palette
-from figures._layout import figure, text_px, wrapped
+from figures._layout import FONT, figure, text_px, wrapped
 
 # One colour per round, in order: the first vote (or the pre-class check), then after discussion (or the exit).
 ROUND_COLOURS = (palette.NEUTRAL, palette.VALUE)
@@ -31,6 +31,7 @@ def share_right_figure(questions: list[str], rounds: dict[str, list[float | None
                        "x": [0 if p is None else p for p in percents],
                        "marker": {"color": ROUND_COLOURS[i % len(ROUND_COLOURS)]},
                        "text": ["–" if p is None else f"{p:.0f} %" for p in percents], "textposition": "outside",
+                       "textfont": {"size": FONT},
                        "customdata": texts, "cliponaxis": False,
                        "hovertemplate": f"%{{customdata}}<br>{escape(label)}: %{{text}}<extra></extra>"})
     row = 26 * max(len(rounds), 1) + 14

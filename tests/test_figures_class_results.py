@@ -16,7 +16,7 @@ def test_one_bar_per_question_and_round_in_percent():
     assert list(second.x) == [80.0, 0] and list(second.text) == ["80 %", "–"]   # not asked: no 0 % claimed
     assert fig.layout.yaxis.autorange == "reversed" and fig.layout.barmode == "group"
     assert first.marker.color == ROUND_COLOURS[0] and second.marker.color == ROUND_COLOURS[1]
-    assert fig.layout.showlegend
+    assert fig.layout.showlegend and first.textfont.size >= 14            # read from the back of the room
 
 
 def test_a_single_round_has_no_legend_and_the_question_on_hover_is_escaped():

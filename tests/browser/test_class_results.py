@@ -71,6 +71,12 @@ def _no_results_shown(page) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0 and not page.errors, page.errors
 
 
+def _keep(page, name: str) -> None:
+    """What a page showed when a wait failed: a screenshot and its text, beside the other screenshots."""
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    (SCREENSHOTS / f"{name}.txt").write_text(page.url + "\n" + page.inner_text("body"), encoding="utf-8")
+
+
 def _answer(page, picks) -> None:
     """Pick the options of questions 0 and 1 on the class's form, then send it."""
     form = page.locator('[data-testid="stForm"]')
@@ -103,7 +109,7 @@ def test_a_class_starts_and_moves_to_the_concept_check(room):
             st.wait_for_url(re.compile(r"/concept_check"), timeout=WAIT_MS * 2)
             st.get_by_text("When the presenter opens the check").wait_for()
         except Exception:
-            harness.save_full(st, SCREENSHOTS / f"class_results_follow_fail_{i}.png", 390)
+            _keep(st, f"class_results_follow_fail_{i}")
             raise
 
 
@@ -126,15 +132,15 @@ def test_a_poll_on_a_lesson(room):
     pg = room.presenter
     pg.locator('[data-testid="stSidebarNav"] a', has_text="Why divide by").click()
     pg.wait_for_url(re.compile(r"/sqrt_dk"))
-    pg.get_by_role("button", name="Ask the class").first.click()
-    pg.get_by_role("button", name="Reveal the answer to the class").wait_for()
+    harness.click_until(pg.get_by_role("button", name="Ask the class").first,
+                        pg.get_by_role("button", name="Reveal the answer to the class"), each_ms=40_000)
     for i, st in enumerate(room.students):
         box = st.locator('[class*="st-key-_class_answer"] [data-testid="stRadio"]')
         try:
             box.wait_for(timeout=WAIT_MS * 2)
         except Exception:
-            harness.save_full(st, SCREENSHOTS / f"class_results_poll_fail_{i}.png", 390)
-            harness.save_full(pg, SCREENSHOTS / "class_results_poll_fail_presenter.png", 1280)
+            _keep(st, f"class_results_poll_fail_{i}")
+            _keep(pg, "class_results_poll_fail_presenter")
             raise
         box.locator("label").nth(1 + (i == 2)).click()          # two pick the first option, one the second
     pg.get_by_text("3 of 3 answered").wait_for()
@@ -166,7 +172,7 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
         harness.click_until(pg.get_by_role("button", name="End the class"),
                             pg.get_by_text(f"Class {room.code} has ended"), each_ms=40_000)
     except Exception:
-        harness.save_full(pg, SCREENSHOTS / "class_results_end_fail.png", 1280)
+        _keep(pg, "class_results_end_fail")
         raise
     pg.reload()
     pg.get_by_text(f"Class {room.code} has ended").wait_for()       # kept in this browser, read back
@@ -175,6 +181,8 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
     dialog.locator(".js-plotly-plot").first.wait_for()
     pg.screenshot(path=str(SCREENSHOTS / "class_results_1280_dark.png"))
+    dialog.get_by_text("Normalized gain ⟨g⟩").scroll_into_view_if_needed()
+    pg.screenshot(path=str(SCREENSHOTS / "class_results_check_1280_dark.png"))
     pg.set_viewport_size({"width": 390, "height": 844})
     dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
     pg.screenshot(path=str(SCREENSHOTS / "class_results_390_dark.png"))
