@@ -145,3 +145,31 @@ def test_a_solo_learner_with_every_answer_right_first_has_no_room_to_gain():
             radio.set_value(q.right)
         at.button(key=next(b.key for b in at.button if b.label == "Send my answers")).click().run()
     assert "No room to gain" in texts(at) and [m.value for m in at.metric][2] == "–"
+
+
+def test_a_question_asked_twice_shows_both_rounds_and_the_change():
+    from tests.test_classroom_app import POLL, classroom_question
+
+    pres, code, key = start_class()
+    students = [fresh(room=code) for _ in range(2)]
+    go(pres, "sqrt_dk")
+    _press(pres, f"_class_ask__{POLL}")
+    question = classroom_question()
+    right = next(c.text for c in question.choices if c.correct)
+    wrong = next(c.text for c in question.choices if not c.correct)
+    store, now = classroom.room_store(), time.time()
+    for st in students:                               # first vote: both wrong; after discussion: both right
+        store.vote(code, POLL, class_state(st).me, wrong, now)
+    store.ask_again(code, key, POLL, now + 1)          # the second round, as "Ask again after discussion" does
+    for st in students:
+        store.vote(code, POLL, class_state(st).me, right, now + 2)
+    _press(pres, "_class_results")
+    charts = [c for c in pres.get("plotly_chart") if "_class_results_chart" in c.proto.id]
+    import json
+
+    data = json.loads(charts[0].proto.spec)["data"]
+    assert [(t["name"], t["x"]) for t in data] == [("First vote", [0.0]), ("After discussion", [100.0])]
+    (row,) = pres.dataframe[0].value.to_dict("records")
+    assert (row["Lesson"], row["Right, first vote"], row["Right, after discussion"], row["Change"]) == \
+        ("Why divide by √dₖ", "0 %", "100 %", "+100 points")
+    assert row["Question"] == question.prompt.strip()
