@@ -31,7 +31,7 @@ def share_right_figure(questions: list[str], rounds: dict[str, list[float | None
                        "x": [0 if p is None else p for p in percents],
                        "marker": {"color": ROUND_COLOURS[i % len(ROUND_COLOURS)]},
                        "text": ["–" if p is None else f"{p:.0f} %" for p in percents], "textposition": "outside",
-                       "textfont": {"size": FONT},
+                       "textfont": {"size": FONT}, "constraintext": "none",     # never shrunk to the bar
                        "customdata": texts, "cliponaxis": False,
                        "hovertemplate": f"%{{customdata}}<br>{escape(label)}: %{{text}}<extra></extra>"})
     row = 26 * max(len(rounds), 1) + 14

@@ -77,6 +77,13 @@ def _keep(page, name: str) -> None:
     (SCREENSHOTS / f"{name}.txt").write_text(page.url + "\n" + page.inner_text("body"), encoding="utf-8")
 
 
+def _stored(page, part: str, present: bool) -> None:
+    """Wait until the browser's saved progress holds ``part`` (or no longer does): the app writes it after
+    the run, so a reload any sooner would read the old copy."""
+    page.wait_for_function("([key, part, present]) => ((localStorage.getItem(key) || '').includes(part)) === present",
+                           arg=["attention_progress_v1", f'"{part}"', present], timeout=WAIT_MS)
+
+
 def _answer(page, picks) -> None:
     """Pick the options of questions 0 and 1 on the class's form, then send it."""
     form = page.locator('[data-testid="stForm"]')
@@ -174,6 +181,7 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     except Exception:
         _keep(pg, "class_results_end_fail")
         raise
+    _stored(pg, "class_results", True)             # written to this browser once the run is over
     pg.reload()
     pg.get_by_text(f"Class {room.code} has ended").wait_for()       # kept in this browser, read back
     pg.get_by_role("button", name="Class results").first.click()
@@ -181,7 +189,9 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
     dialog.locator(".js-plotly-plot").first.wait_for()
     pg.screenshot(path=str(SCREENSHOTS / "class_results_1280_dark.png"))
-    dialog.get_by_text("Normalized gain ⟨g⟩").scroll_into_view_if_needed()
+    pg.mouse.move(640, 400)
+    pg.mouse.wheel(0, 700)                          # the dialog scrolls by itself: down to the concept check
+    harness.still(pg, dialog.get_by_text("Normalized gain ⟨g⟩"))
     pg.screenshot(path=str(SCREENSHOTS / "class_results_check_1280_dark.png"))
     pg.set_viewport_size({"width": 390, "height": 844})
     dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
@@ -225,9 +235,11 @@ def test_a_solo_learners_two_tries_survive_a_reload(server, browser):
             pg.get_by_role("button", name="Send my answers").click()
             if n == 0:
                 pg.get_by_text("Your first try: 2 of 10 (20 %) right").wait_for()
+                _stored(pg, "pre", True)
                 pg.reload()
                 pg.get_by_text("Your first try: 2 of 10 (20 %) right").wait_for()
         pg.get_by_text("Your gain ⟨g⟩").wait_for()
+        _stored(pg, "post", True)
         pg.reload()
         metrics = pg.locator('[data-testid="stMetricValue"]')
         metrics.nth(2).wait_for(timeout=WAIT_MS)
@@ -237,6 +249,7 @@ def test_a_solo_learners_two_tries_survive_a_reload(server, browser):
         harness.save_full(pg, SCREENSHOTS / "concept_check_solo_390_dark.png", 390)
         pg.get_by_role("button", name="Take the check again").click()
         pg.locator('[data-testid="stForm"]').wait_for()
+        _stored(pg, "concept", False)
         pg.reload()
         pg.locator('[data-testid="stForm"]').wait_for()
         harness.settle(pg)                          # the browser's stored progress has been read back by now
