@@ -74,7 +74,7 @@ def _form(attempt: str, questions: tuple[ConceptQuestion, ...]) -> None:
     with st.form(f"_cc_solo_form_{attempt}"):
         for n, q in enumerate(questions, 1):
             st.radio(f"**{n}.** {q.prompt}", q.options, index=None, key=_field(attempt, q))
-        st.form_submit_button("Send my answers", type="primary", on_click=_submit, args=(attempt, questions))
+        st.form_submit_button("Send my answers", on_click=_submit, args=(attempt, questions))
     missing = st.session_state.pop("_cc_solo_missing", None)
     if missing:
         st.warning(f"Answer every question before sending: {missing} left.", icon=":material/error:")

@@ -161,7 +161,7 @@ def _student(questions: tuple[ConceptQuestion, ...]) -> None:
     with st.form("_class_check_form"):
         for n, q in enumerate(questions, 1):
             st.radio(f"**{n}.** {q.prompt}", q.options, index=None, key=_field(check.round, q))
-        st.form_submit_button("Send my answers", type="primary", on_click=_send, args=(questions, check.round))
+        st.form_submit_button("Send my answers", on_click=_send, args=(questions, check.round))
     if sent is not None:
         st.success(f"Sent: {len(sent)} of {len(questions)} answers. You can change them and send again until the "
                    "presenter closes the check.", icon=":material/check:")
