@@ -229,10 +229,12 @@ def test_a_solo_learners_two_tries_survive_a_reload(server, browser):
         for n, tries in enumerate(((0, 1), (0, 1, 2, 3, 4, 5, 6, 7, 8, 9))):
             form = pg.locator('[data-testid="stForm"]')
             form.wait_for(timeout=WAIT_MS)
+            harness.settle(pg)                      # the page's own first reruns (saved progress) are over
             for i, q in enumerate(QUESTIONS):      # right on the questions in ``tries``, wrong on the others
                 pick = q.right if i in tries else _wrong(q)
                 form.locator('[data-testid="stRadio"]').nth(i).locator("label").nth(1 + q.options.index(pick)).click()
-            pg.get_by_role("button", name="Send my answers").click()
+            shown = pg.get_by_text("Your first try: 2 of 10 (20 %) right" if n == 0 else "Your gain ⟨g⟩")
+            harness.click_until(pg.get_by_role("button", name="Send my answers"), shown, each_ms=40_000)
             if n == 0:
                 pg.get_by_text("Your first try: 2 of 10 (20 %) right").wait_for()
                 _stored(pg, "pre", True)
