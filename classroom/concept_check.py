@@ -40,7 +40,7 @@ def load_concept_check(path: Path = PATH) -> tuple[ConceptQuestion, ...]:
     feedback on every option, options a poll accepts)."""
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     questions = []
-    for q in raw["checks"]:
+    for q in raw["questions"]:
         choices = q.get("choices", [])
         right = [c["text"] for c in choices if c.get("correct", False)]
         if len(right) != 1 or not all(str(c.get("feedback", "")).strip() for c in choices) \

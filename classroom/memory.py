@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 
 from classroom import results as cr
+from classroom.memory_checks import MemoryChecks
 from classroom.memory_polls import PollState, freeze, live_tally, next_round, record, results_of
 from classroom.store import (
     CODE_ALPHABET,
@@ -30,6 +31,7 @@ from classroom.store import (
     RESULTS_TTL_S,
     ROOM_IDLE_S,
     ROOM_TTL_S,
+    Check,
     NoSuchOption,
     NotOpen,
     NotPresenter,
@@ -73,6 +75,7 @@ class _Room:
     step: int = 0
     controls: dict[str, list[str]] = field(default_factory=dict)
     poll_id: str | None = None
+    check: tuple[str, tuple[str, ...], int] | None = None   # the open check: (check id, poll ids, round)
     polls: dict[str, PollState] = field(default_factory=dict)
     followers: dict[str, float] = field(default_factory=dict)
     locked: bool = False
@@ -80,6 +83,10 @@ class _Room:
 
     def live_followers(self, now: float) -> set[str]:
         return {f for f, seen in self.followers.items() if now - seen <= FOLLOWER_TTL_S}
+
+    def is_open(self, poll_id: str) -> bool:
+        """The open question, or one of the open check's."""
+        return poll_id == self.poll_id or (self.check is not None and poll_id in self.check[1])
 
 
 class _Listening:
@@ -91,7 +98,7 @@ class _Listening:
             self._listeners.remove(self._on_change)
 
 
-class MemoryRoomStore:
+class MemoryRoomStore(MemoryChecks):
     """``classroom.store.RoomStore`` in one process's memory."""
 
     def __init__(self, max_rooms: int = MAX_ROOMS, max_followers: int = MAX_FOLLOWERS,
@@ -152,8 +159,12 @@ class MemoryRoomStore:
         if room.poll_id is not None:
             state = room.polls[room.poll_id]
             poll = Poll(room.poll_id, state.options, state.revealed)
+        check = None
+        if room.check is not None:
+            check_id, ids, round_ = room.check
+            check = Check(check_id, ids, round_, all(room.polls[i].revealed for i in ids))
         controls = {name: list(values) for name, values in room.controls.items()}
-        return Snapshot(room.version, room.page, room.step, controls, poll)
+        return Snapshot(room.version, room.page, room.step, controls, poll, check)
 
     # --- the RoomStore interface -------------------------------------------------------------------
 
@@ -313,7 +324,7 @@ class MemoryRoomStore:
         with self._lock:
             room = self._live(code, now)
             try:
-                record(room.polls.get(poll_id), room.poll_id == poll_id, follower_id, option, None, self.max_followers)
+                record(room.polls.get(poll_id), room.is_open(poll_id), follower_id, option, None, self.max_followers)
             except (NotOpen, NoSuchOption, VotersFull):
                 return False
             return True
@@ -323,7 +334,7 @@ class MemoryRoomStore:
         with self._lock:
             room = self._live(code, now)
             state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            record(state, room.poll_id == poll_id, follower_id, option, room.live_followers(now), self.max_followers)
+            record(state, room.is_open(poll_id), follower_id, option, room.live_followers(now), self.max_followers)
 
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         with self._lock:

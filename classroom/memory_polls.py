@@ -62,6 +62,12 @@ def next_round(state: PollState, now: float) -> None:
     state.asked.append(now)
 
 
+def asked_in(state: PollState, round_: int, now: float) -> None:
+    """Bring a question to round ``round_`` (a check opened again keeps the answers of its round so far)."""
+    while len(state.asked) < round_:
+        next_round(state, now)
+
+
 def live_tally(state: PollState, live: set[str]) -> Tally:
     """The answers of the followers in ``live`` only, so answered never exceeds following."""
     counts = dict.fromkeys(state.options, 0)

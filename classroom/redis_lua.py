@@ -33,6 +33,7 @@ REDIS_TTL_S = ROOM_TTL_S + 60           # a minute past the interface's expiry, 
 UNKNOWN, NOT_PRESENTER, FULL, TAKEN, EXPIRED, NOT_ASKED, LOCKED, IDLE = -1, -2, -3, -4, -5, -6, -7, -8
 TOO_MANY_LIVE, TOO_MANY_STARTED, WAIT, NO_RESULTS = -9, -10, -11, -12
 NOT_OPEN, NO_SUCH_OPTION, NOT_FOLLOWING, VOTERS_FULL = -20, -21, -22, -23
+CHECK_CLASH, NO_CHECK = -24, -25
 
 _CONSTANTS = {
     "ROOM_TTL": ROOM_TTL_S, "REDIS_TTL": REDIS_TTL_S, "IDLE_S": ROOM_IDLE_S, "EVICT_S": EVICT_IDLE_S,
@@ -71,7 +72,7 @@ local function drop(room, code, ended)
     redis.call('DEL', room .. ':counts:' .. id, room .. ':chosen:' .. id)
   end
   redis.call('DEL', room, room .. ':followers', room .. ':polls', room .. ':revealed', room .. ':meta',
-             room .. ':final', room .. ':known')
+             room .. ':final', room .. ':known', room .. ':check')
   redis.call('ZREM', ROOMS, code)
   redis.call('ZREM', ACTIVE, code)
 end
@@ -104,7 +105,7 @@ local function presenting()
   redis.call('ZADD', ROOMS, 'XX', NOW + ROOM_TTL, CODE)
   touch()
   if redis.call('TTL', R) < REDIS_TTL - 60 then       -- at most once a minute: every key of the room
-    for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':known'}) do
+    for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':known', ':check'}) do
       redis.call('EXPIRE', R .. s, REDIS_TTL)
     end
     for _, id in ipairs(redis.call('HKEYS', R .. ':polls')) do

@@ -79,11 +79,13 @@ redis.call('HSET', R, 'poll_id', id)
 return redis.call('HINCRBY', R, 'version', 1)
 """
 
-# ARGV[4..]: poll_id, follower_id, option, max_answers, "1" when the voter must be a live follower
+# ARGV[4..]: poll_id (the open question's, or one of the open check's), follower_id, option, max_answers, "1"
+# when the voter must be a live follower
 VOTE = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
 local id = ARGV[4]
-if redis.call('HGET', R, 'poll_id') ~= id or redis.call('SISMEMBER', R .. ':revealed', id) == 1 then return -20 end
+if (redis.call('HGET', R, 'poll_id') ~= id and redis.call('SISMEMBER', R .. ':check', id) == 0)
+    or redis.call('SISMEMBER', R .. ':revealed', id) == 1 then return -20 end
 local C, N = R .. ':chosen:' .. id, R .. ':counts:' .. id
 if redis.call('HEXISTS', N, ARGV[6]) == 0 then return -21 end
 if ARGV[8] == '1' then

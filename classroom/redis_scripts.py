@@ -3,6 +3,7 @@ classroom/redis_lua.py; the scripts for questions in classroom/redis_poll_script
 
 from __future__ import annotations
 
+from classroom.redis_check_scripts import CLOSE_CHECK, OPEN_CHECK, REVEAL_CHECK
 from classroom.redis_lua import PRELUDE as _LUA
 from classroom.redis_poll_scripts import ASK_AGAIN, CLOSE_POLL, OPEN_POLL, REVEAL, TALLY, VOTE
 
@@ -35,7 +36,7 @@ if redis.call('ZCARD', ROOMS) >= tonumber(ARGV[5]) then     -- full: the idlest 
 end
 drop(R, CODE, false)
 redis.call('HSET', R, 'key_hash', ARGV[4], 'version', 1, 'page', '', 'step', 0, 'controls', '{}',
-           'poll_id', '', 'until', NOW + ROOM_TTL, 'active', ARGV[1], 'owner', ARGV[6], 'locked', '0')
+           'poll_id', '', 'check', '', 'until', NOW + ROOM_TTL, 'active', ARGV[1], 'owner', ARGV[6], 'locked', '0')
 redis.call('EXPIRE', R, REDIS_TTL)
 redis.call('ZADD', ROOMS, NOW + ROOM_TTL, CODE)
 redis.call('ZADD', ACTIVE, NOW, CODE)
@@ -134,16 +135,22 @@ if not same(data[1], ARGV[4]) then return -2 end
 return kept
 """
 
-# -> {version, page, step, controls, poll_id, options, revealed} or a refusal
+# -> {version, page, step, controls, poll_id, options, revealed, check JSON or "", check revealed} or a refusal
 SNAPSHOT = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
-local h = redis.call('HMGET', R, 'version', 'page', 'step', 'controls', 'poll_id')
-local options, revealed = false, 0
+local h = redis.call('HMGET', R, 'version', 'page', 'step', 'controls', 'poll_id', 'check')
+local options, revealed, check, shown = false, 0, h[6] or '', 0
 if h[5] ~= '' then
   options = redis.call('HGET', R .. ':polls', h[5])
   revealed = redis.call('SISMEMBER', R .. ':revealed', h[5])
 end
-return {h[1], h[2], h[3], h[4], h[5], options, revealed}
+if check ~= '' then
+  shown = 1
+  for _, id in ipairs(redis.call('SMEMBERS', R .. ':check')) do
+    if redis.call('SISMEMBER', R .. ':revealed', id) == 0 then shown = 0; break end
+  end
+end
+return {h[1], h[2], h[3], h[4], h[5], options, revealed, check, shown}
 """
 
 # A version check found the room past its time: delete it, as it is seen.
@@ -179,4 +186,4 @@ SCRIPTS = {name.lower(): text for name, text in {
     "CREATE": CREATE, "FIND": FIND, "PUBLISH": PUBLISH, "OPEN_POLL": OPEN_POLL, "ASK_AGAIN": ASK_AGAIN,
     "CLOSE_POLL": CLOSE_POLL, "REVEAL": REVEAL, "LOCK": LOCK, "LOCKED": LOCKED, "END": END, "RESULTS": RESULTS,
     "SNAPSHOT": SNAPSHOT, "EXPIRE": EXPIRE, "HEARTBEAT": HEARTBEAT, "FOLLOWERS": FOLLOWERS, "VOTE": VOTE,
-    "TALLY": TALLY}.items()}
+    "TALLY": TALLY, "OPEN_CHECK": OPEN_CHECK, "CLOSE_CHECK": CLOSE_CHECK, "REVEAL_CHECK": REVEAL_CHECK}.items()}

@@ -3,7 +3,7 @@
 Layout, per room (``R`` = ``attention:room:{CODE}``; ``{CODE}`` is a hash tag, so a room's keys share a
 cluster slot):
 
-- ``R``               hash: key_hash, version, page, step, controls (JSON), poll_id ("" for none),
+- ``R``               hash: key_hash, version, page, step, controls (JSON), poll_id ("" for none), check,
                       until (the presenter's last action + ROOM_TTL_S), active (the last presenter action or
                       student heartbeat), owner (the hashed address that started it), locked ("1"/"0")
 - ``R:followers``     sorted set: follower id -> last heartbeat (``now``); live ones are found by score
@@ -11,6 +11,7 @@ cluster slot):
 - ``R:meta``          hash: poll id -> JSON {lesson, text, right, asked: [time per round], past: [counts]}
 - ``R:revealed``      set of the poll ids revealed
 - ``R:final``         hash: poll id -> the tally frozen at its reveal (JSON)
+- ``R:check``         set of the poll ids of the open check (the room's ``check`` field: JSON {id, round, polls})
 - ``R:counts:ID``     hash per poll: option -> how many chose it in the current round
 - ``R:chosen:ID``     hash per poll: follower id -> option, so a changed answer moves one count;
                       deleted at the reveal, after which only the counts remain
@@ -58,6 +59,8 @@ from classroom.store import (
     MAX_ROOMS,
     MAX_ROUNDS,
     ROOM_IDLE_S,
+    Check,
+    CheckQuestion,
     NoSuchOption,
     NotFollowing,
     NotOpen,
@@ -78,6 +81,7 @@ from classroom.store import (
     check_follower_id,
     check_poll,
     check_question,
+    check_questions,
     normal_code,
 )
 
@@ -93,6 +97,8 @@ REFUSED = {
     lua.NO_RESULTS: (UnknownRoom, "There are no results for that class: they are kept for 24 hours."),
     lua.NOT_OPEN: (NotOpen, None), lua.NO_SUCH_OPTION: (NoSuchOption, None),
     lua.NOT_FOLLOWING: (NotFollowing, None), lua.VOTERS_FULL: (VotersFull, None),
+    lua.CHECK_CLASH: (ValueError, "a question of the check was asked with other options or is past this round"),
+    lua.NO_CHECK: (UnknownRoom, "No check is open in this class."),
 }
 
 # Redis down, restarting or loading its data (BusyLoadingError is a ConnectionError), or a replica
@@ -180,6 +186,8 @@ class RedisRoomStore(Changes):
             raise RoomFull({"heartbeat": f"This class is full ({self.max_followers} students).",
                             "open_poll": f"This class has asked its {self.max_polls} questions; "
                                          "start a new class to ask more.",
+                            "open_check": f"This class has asked its {self.max_polls} questions; "
+                                          "start a new class to ask more.",
                             "ask_again": f"This question has had its {MAX_ROUNDS} votes."}.get(script,
                                                                                                 "This class is full."))
         return result
@@ -234,9 +242,12 @@ class RedisRoomStore(Changes):
 
     @_mapped
     def snapshot(self, code: str, now: float) -> Snapshot:
-        version, page, step, controls, poll_id, options, revealed = self._run("snapshot", code, now)
+        version, page, step, controls, poll_id, options, revealed, check, shown = self._run("snapshot", code, now)
         poll = Poll(poll_id, tuple(json.loads(options)), bool(revealed)) if poll_id and options else None
-        return Snapshot(int(version), page, int(step), json.loads(controls), poll)
+        if check:
+            spec = json.loads(check)
+            check = Check(spec["id"], tuple(spec["polls"]), int(spec["round"]), bool(shown))
+        return Snapshot(int(version), page, int(step), json.loads(controls), poll, check or None)
 
     @_mapped
     def find_room(self, code: str, address: str | None, now: float) -> str:
@@ -276,10 +287,8 @@ class RedisRoomStore(Changes):
                   info: QuestionInfo | None = None) -> int:
         options = check_poll(poll_id, options)
         info = check_question(info, options)
-        meta = json.dumps({"lesson": info.lesson, "text": info.text, "right": info.right, "asked": [float(now)],
-                           "past": []}, ensure_ascii=False)
         return self._run("open_poll", code, now, _key_hash(key), poll_id,
-                         json.dumps(list(options), ensure_ascii=False), self.max_polls, meta)
+                         json.dumps(list(options), ensure_ascii=False), self.max_polls, _meta(info, now))
 
     @_mapped
     def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
@@ -347,11 +356,35 @@ class RedisRoomStore(Changes):
         return self._run("reveal", code, now, _key_hash(key), poll_id)
 
     @_mapped
+    def open_check(self, code: str, key: str, check_id: str, questions: tuple[CheckQuestion, ...], now: float, *,
+                   round: int = 1) -> int:
+        questions = check_questions(check_id, questions, round)
+        spec = {"id": check_id, "round": round, "polls": [q[0] for q in questions]}
+        stored = [[poll_id, json.dumps(list(options), ensure_ascii=False), _meta(info, now)]
+                  for poll_id, options, info in questions]
+        return self._run("open_check", code, now, _key_hash(key), json.dumps(spec, ensure_ascii=False),
+                         json.dumps(stored, ensure_ascii=False), self.max_polls)
+
+    @_mapped
+    def close_check(self, code: str, key: str, now: float) -> int:
+        return self._run("close_check", code, now, _key_hash(key))
+
+    @_mapped
+    def reveal_check(self, code: str, key: str, now: float) -> int:
+        return self._run("reveal_check", code, now, _key_hash(key))
+
+    @_mapped
     def results(self, code: str, key: str, now: float) -> cr.ClassResults:
         normal, _ = self._room(code)
         _, ended_at, questions = json.loads(self._run("results", code, now, _key_hash(key)))
         return cr.ClassResults(normal, ended_at or None, tuple(sorted(
             (_question(q) for q in (questions or [])), key=lambda q: (q.rounds[0].asked_at, q.poll_id))))
+
+
+def _meta(info: QuestionInfo, now: float) -> str:
+    """What the results keep about a question when it is first asked (``R:meta``)."""
+    return json.dumps({"lesson": info.lesson, "text": info.text, "right": info.right, "asked": [float(now)],
+                       "past": []}, ensure_ascii=False)
 
 
 def _question(stored: list) -> cr.Question:

@@ -13,14 +13,19 @@ import io
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 ROUND_LABELS = {1: "First vote", 2: "After discussion"}
-CSV_HEADER = ("lesson", "question", "round", "option", "count", "right", "asked_at")
+CHECK_LESSON = "concept_check"         # the concept check's questions: round 1 the pre-class check, 2 the exit check
+CHECK_ROUND_LABELS = {1: "Pre-class check", 2: "Exit check"}
+CSV_HEADER = ("lesson", "question", "round", "option", "count", "right", "asked_at", "percent", "gain", "note")
 
 
-def round_label(number: int) -> str:
-    """"First vote" for round 1, "After discussion" for round 2 (and "Round n" past that)."""
-    return ROUND_LABELS.get(number, f"Round {number}")
+def round_label(number: int, lesson: str = "") -> str:
+    """"First vote" for round 1, "After discussion" for round 2 (and "Round n" past that); for the concept
+    check's questions, "Pre-class check" and "Exit check"."""
+    labels = CHECK_ROUND_LABELS if lesson == CHECK_LESSON else ROUND_LABELS
+    return labels.get(number, f"Round {number}")
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,7 @@ class Round:
 
     @property
     def label(self) -> str:
+        """The round's label for a lesson's question (a check's rounds: ``round_label(number, lesson)``)."""
         return round_label(self.number)
 
     @property
@@ -61,15 +67,19 @@ class ClassResults:
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the results table: one question, round and option."""
+    """One line of the results table: one question, round and option; or (``gain_rows``) a score or a gain of
+    the concept check, with ``percent``, ``gain`` and ``note`` and no option."""
 
     lesson: str
     question: str
     round: str
     option: str
-    count: int
+    count: int | None
     right: bool | None
-    asked_at: float
+    asked_at: float | None
+    percent: float | None = None
+    gain: float | None = None
+    note: str = ""
 
 
 # --- to and from the JSON a store keeps ------------------------------------------------------------------
@@ -121,22 +131,38 @@ def most_missed_first(results: ClassResults) -> list[Question]:
 
 def rows(results: ClassResults) -> list[Row]:
     """One row per question, round and option, most-missed question first."""
-    return [Row(q.lesson, q.text or q.poll_id, r.label, option, r.counts.get(option, 0),
+    return [Row(q.lesson, q.text or q.poll_id, round_label(r.number, q.lesson), option, r.counts.get(option, 0),
                 None if q.right is None else option == q.right, r.asked_at)
             for q in most_missed_first(results) for r in q.rounds for option in q.options]
 
 
+def lesson_questions(results: ClassResults) -> ClassResults:
+    """The questions of the lessons (polls), without the concept check's."""
+    return ClassResults(results.code, results.ended_at, tuple(q for q in results.questions if q.lesson != CHECK_LESSON))
+
+
+def check_results(results: ClassResults) -> ClassResults:
+    """The concept check's questions only, in the order asked."""
+    return ClassResults(results.code, results.ended_at, tuple(q for q in results.questions if q.lesson == CHECK_LESSON))
+
+
 def csv_bytes(table: Iterable[Row]) -> bytes:
-    """The table as CSV (UTF-8, a header row). ``asked_at`` in epoch seconds; ``right`` is yes/no/blank.
+    """The table as CSV (UTF-8, a header row). ``asked_at`` in UTC (ISO 8601); ``right`` is yes/no/blank.
     A cell a spreadsheet would run as a formula (= + - @ first) is prefixed with a quote mark."""
     out = io.StringIO(newline="")
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     for row in table:
         right = "" if row.right is None else ("yes" if row.right else "no")
-        writer.writerow([_cell(row.lesson), _cell(row.question), row.round, _cell(row.option), row.count, right,
-                         f"{row.asked_at:.0f}"])
+        writer.writerow([_cell(row.lesson), _cell(row.question), row.round, _cell(row.option),
+                         "" if row.count is None else row.count, right, _when(row.asked_at),
+                         "" if row.percent is None else f"{row.percent:.1f}",
+                         "" if row.gain is None else f"{row.gain:.3f}", row.note])
     return out.getvalue().encode("utf-8")
+
+
+def _when(epoch: float | None) -> str:
+    return "" if epoch is None else datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _cell(text: str) -> str:
@@ -181,6 +207,15 @@ class Gain:
             return "No room to gain: every pre-check answer was already right."
         return f"⟨g⟩ = {self.g:.2f} ({self.pre:.0f} % → {self.post:.0f} %)"
 
+    @property
+    def note(self) -> str:
+        """Why there is no ⟨g⟩ ("" when there is one): for a table cell."""
+        if self.status is GainStatus.NO_ROOM:
+            return "no room to gain (100 % before)"
+        if self.status is GainStatus.UNDEFINED:
+            return "no pre-check answers" if self.pre is None else "no exit check answers"
+        return ""
+
 
 def normalized_gain(pre: Score, post: Score) -> Gain:
     """Hake's ⟨g⟩ = (post − pre) / (100 − pre), in percent scores; never divides by zero."""
@@ -216,3 +251,29 @@ def hake_gain(pre: Mapping[str, Score], post: Mapping[str, Score]) -> GainReport
     total_pre = Score(sum(pre[q].right for q in both), sum(pre[q].answered for q in both))
     total_post = Score(sum(post[q].right for q in both), sum(post[q].answered for q in both))
     return GainReport(per, normalized_gain(total_pre, total_post))
+
+
+def check_gain(results: ClassResults) -> GainReport:
+    """⟨g⟩ of the concept check: its questions' first round (the pre-class check) against their second (the exit
+    check). A question asked only once (no exit check yet) is left out, so a pre-check alone has no gain."""
+    check = check_results(results)
+    return hake_gain(scores(check, 1), scores(check, 2))
+
+
+OVERALL = "All questions"
+
+
+def gain_rows(results: ClassResults) -> list[Row]:
+    """The concept check's scores and gain as table rows: per question (in the order asked), then overall. For
+    each: the pre-class score, the exit score (percent right, count = how many answered), and ⟨g⟩."""
+    report, check = check_gain(results), check_results(results)
+    texts = {q.poll_id: q.text or q.poll_id for q in check.questions}
+    found = [(texts[p], g) for p, g in report.per_question.items()]
+    if found:
+        found.append((OVERALL, report.overall))
+    table = []
+    for text, g in found:
+        table += [Row(CHECK_LESSON, text, "Pre-class check score", "", g.pre_answered, None, None, g.pre),
+                  Row(CHECK_LESSON, text, "Exit check score", "", g.post_answered, None, None, g.post),
+                  Row(CHECK_LESSON, text, "Normalized gain", "", None, None, None, None, g.g, g.note)]
+    return table

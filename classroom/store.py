@@ -57,6 +57,7 @@ BACKOFF_MAX_S = 10 * 60.0         # ...up to this
 KNOWN_ADDRESSES_PER_ROOM = 64     # addresses a room remembers as having joined it (a school shares one)
 RESULTS_TTL_S = 24 * 60 * 60      # an ended class's results (counts only) stay this long for its presenter
 MAX_ROUNDS = 2                    # "First vote", then "After discussion"
+MAX_CHECK_QUESTIONS = 20          # questions one check (the concept check) opens at once
 
 
 class RoomError(Exception):
@@ -238,6 +239,40 @@ class Poll:
 
 
 @dataclass(frozen=True)
+class Check:
+    """A set of questions open at once, answered on one form (the concept check): ``round`` 1 is the pre-class
+    check, 2 the exit check. Each question is a poll of its own in the results; ``revealed`` once the
+    presenter revealed every answer of this round."""
+
+    check_id: str                  # e.g. "concept_check"
+    poll_ids: tuple[str, ...]
+    round: int
+    revealed: bool = False
+
+
+CheckQuestion = tuple[str, tuple[str, ...], QuestionInfo | None]   # (poll id, options, info)
+
+
+def check_questions(check_id: object, questions: object, round_: object) -> tuple[CheckQuestion, ...]:
+    """A check's questions checked (each as ``check_poll`` and ``check_question`` would), or ValueError."""
+    if not isinstance(check_id, str) or not 0 < len(check_id) <= MAX_NAME_CHARS:
+        raise ValueError("check_id must be a short string")
+    if not isinstance(round_, int) or isinstance(round_, bool) or not 1 <= round_ <= MAX_ROUNDS:
+        raise ValueError(f"round must be 1 to {MAX_ROUNDS}")
+    if not isinstance(questions, list | tuple) or not 0 < len(questions) <= MAX_CHECK_QUESTIONS:
+        raise ValueError(f"a check has 1 to {MAX_CHECK_QUESTIONS} questions")
+    checked = []
+    for q in questions:
+        if not isinstance(q, tuple) or len(q) != 3:
+            raise ValueError("a check's question is (poll id, options, info)")
+        options = check_poll(q[0], q[1])
+        checked.append((q[0], options, check_question(q[2], options)))
+    if len({q[0] for q in checked}) != len(checked):
+        raise ValueError("a check's poll ids must be distinct")
+    return tuple(checked)
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The presenter's view as students should copy it."""
 
@@ -246,6 +281,7 @@ class Snapshot:
     step: int                                  # presenter step (1-based), 0 when the page has none
     controls: dict[str, list[str]] = field(default_factory=dict)   # as "Link to this view" would set them
     poll: Poll | None = None                   # the open (or just revealed) poll, if any
+    check: Check | None = None                 # the open check (several questions on one form), if any
 
 
 ChangeListener = Callable[[str, "tuple[str, str] | None"], None]
@@ -334,8 +370,9 @@ class RoomStore(Protocol):
         """Whether the room is locked. Raises UnknownRoom."""
 
     def vote(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> None:
-        """One live follower's answer to the open question (a new vote replaces this follower's earlier one in
-        the same round). Raises a VoteRefused subclass saying why it was not counted, or UnknownRoom."""
+        """One live follower's answer to the open question, or to a question of the open check not yet revealed
+        (a new vote replaces this follower's earlier one in the same round). Raises a VoteRefused subclass saying
+        why it was not counted, or UnknownRoom."""
 
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         """The question's counts from live followers, how many answered and how many follow. Raises UnknownRoom."""
@@ -343,6 +380,20 @@ class RoomStore(Protocol):
     def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
         """The next round of an asked question ("After discussion"): counts start at zero, the question opens
         again unrevealed; the previous round's counts go to the results. RoomFull past MAX_ROUNDS."""
+
+    def open_check(self, code: str, key: str, check_id: str, questions: tuple[CheckQuestion, ...], now: float, *,
+                   round: int = 1) -> int:
+        """Open several questions at once, as one check in round ``round`` (1: the pre-class check, 2: the exit
+        check): a question not asked yet is asked; one in an earlier round is asked again (its counts so far go
+        to the results); one already in this round keeps its answers. Returns the new version. ValueError for
+        a malformed check, a question asked before with other options, or one already past ``round``;
+        RoomFull past MAX_POLLS."""
+
+    def close_check(self, code: str, key: str, now: float) -> int:
+        """Stop the check (its counts are kept); returns the version, bumped if one was open."""
+
+    def reveal_check(self, code: str, key: str, now: float) -> int:
+        """Reveal every answer of the open check (each question's tally frozen, as ``reveal_poll``)."""
 
     def results(self, code: str, key: str, now: float) -> ClassResults:
         """The class's results (counts per question, round and option) for its presenter: while live, and for

@@ -22,6 +22,8 @@ visited = set(progress.visited())
 st.markdown(home.notes["how_to_use"].strip())
 st.markdown(home.notes["start"].strip())
 st.page_link(navigation.page(lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
+st.page_link(navigation.page("concept_check"), label="Before you start, and after: the concept check",
+             icon=":material/quiz:")
 
 section = None
 for entry in lessons:

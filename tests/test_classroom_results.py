@@ -58,7 +58,9 @@ def test_the_csv_is_utf8_with_a_header_and_cells_a_spreadsheet_will_not_run():
     parsed = list(csv.reader(io.StringIO(data.decode("utf-8"))))
     assert parsed[0] == list(cr.CSV_HEADER)
     assert [row[3] for row in parsed[1:3]] == ["X", "Y"]             # q2 (90 % right) before odd (100 %)
-    assert parsed[3] == ["sqrt_dk", 'He said "hi", then left', "First vote", "'=1+1", "1", "yes", f"{T:.0f}"]
+    # T is 2023-11-14 22:13:20 UTC (1_700_000_000 s after 1970-01-01)
+    assert parsed[3] == ["sqrt_dk", 'He said "hi", then left', "First vote", "'=1+1", "1", "yes",
+                         "2023-11-14T22:13:20Z", "", "", ""]
     assert parsed[4][3] == "élan ✓" and parsed[4][5] == "no"
     assert len(parsed) == 1 + 2 + 2
 
@@ -121,3 +123,54 @@ def test_gain_never_divides_by_zero_and_matches_the_formula(right_pre, extra_pre
     else:
         p, q = 100 * right_pre / pre.answered, 100 * right_post / post.answered
         assert gain.g == pytest.approx((q - p) / (100 - p)) and -1e9 < gain.g <= 1.0 + 1e-12
+
+
+# --- the concept check: pre-class check (round 1) and exit check (round 2) --------------------------------------
+
+def _c(poll_id, right, *rounds, options=("A", "B", "C")):
+    return cr.Question(poll_id, cr.CHECK_LESSON, f"Concept {poll_id}?", options, right,
+                       tuple(cr.Round(i + 1, T + 3600 * i, dict(zip(options, c, strict=True)))
+                             for i, c in enumerate(rounds)))
+
+
+# By hand: c1 2 of 4 right before, 3 of 4 after; c2 4 of 4 before (no room), 3 of 4 after; c3 only 2 answered
+# before (0 right), 1 of 1 after; c4 asked only before. Overall over c1..c3: 6 of 10 before, 7 of 9 after.
+C1 = _c("c1", "A", (2, 1, 1), (3, 1, 0))
+C2 = _c("c2", "B", (0, 4, 0), (1, 3, 0))
+C3 = _c("c3", "C", (1, 1, 0), (0, 0, 1))
+C4 = _c("c4", "A", (1, 0, 0))
+WITH_CHECK = cr.ClassResults("K7MQ2P", None, (Q1, C1, C2, C3, C4))
+
+
+def test_check_questions_are_labelled_as_the_checks_and_kept_apart_from_the_polls():
+    assert [r.round for r in cr.rows(WITH_CHECK) if r.question == "Concept c1?"] == \
+        ["Pre-class check"] * 3 + ["Exit check"] * 3
+    assert [q.poll_id for q in cr.lesson_questions(WITH_CHECK).questions] == ["q1"]
+    assert [q.poll_id for q in cr.check_results(WITH_CHECK).questions] == ["c1", "c2", "c3", "c4"]
+
+
+def test_the_check_gain_per_question_and_overall():
+    report = cr.check_gain(WITH_CHECK)
+    assert set(report.per_question) == {"c1", "c2", "c3"}                  # c4 had no exit check
+    assert report.per_question["c1"].g == pytest.approx((75 - 50) / 50)
+    assert report.per_question["c2"].status is cr.GainStatus.NO_ROOM
+    assert report.per_question["c3"].g == pytest.approx(1.0)               # 0 % -> 100 %
+    assert (report.overall.pre_answered, report.overall.post_answered) == (10, 9)
+    assert report.overall.g == pytest.approx((700 / 9 - 60) / 40)
+    assert cr.check_gain(cr.ClassResults("K7MQ2P", None, (Q1, C4))).overall.status is cr.GainStatus.UNDEFINED
+
+
+def test_the_gain_rows_go_into_the_csv():
+    table = cr.gain_rows(WITH_CHECK)
+    assert [(r.question, r.round) for r in table[:3]] == [("Concept c1?", "Pre-class check score"),
+                                                          ("Concept c1?", "Exit check score"),
+                                                          ("Concept c1?", "Normalized gain")]
+    assert table[-3].question == cr.OVERALL and len(table) == 3 * 4
+    parsed = list(csv.DictReader(io.StringIO(cr.csv_bytes(cr.rows(WITH_CHECK) + table).decode("utf-8"))))
+    scores = [r for r in parsed if r["round"].endswith("score")]
+    assert [(r["count"], r["percent"]) for r in scores[:2]] == [("4", "50.0"), ("4", "75.0")]
+    gains = {r["question"]: (r["gain"], r["note"]) for r in parsed if r["round"] == "Normalized gain"}
+    assert gains["Concept c1?"] == ("0.500", "")
+    assert gains["Concept c2?"] == ("", "no room to gain (100 % before)")
+    assert gains[cr.OVERALL][0] == f"{(700 / 9 - 60) / 40:.3f}"
+    assert cr.gain_rows(cr.ClassResults("K7MQ2P", None, (Q1,))) == []    # no check: no rows

@@ -19,16 +19,16 @@ def _norm(text: str) -> str:
 def test_the_file_parses_and_every_question_has_one_right_option_feedback_and_an_explanation():
     raw = tomllib.loads(PATH.read_text(encoding="utf-8"))
     assert raw["title"] and raw["intro"]
-    assert 8 <= len(raw["checks"]) <= 10
-    assert len({q["id"] for q in raw["checks"]}) == len(raw["checks"])
-    for q in raw["checks"]:
+    assert 8 <= len(raw["questions"]) <= 10
+    assert len({q["id"] for q in raw["questions"]}) == len(raw["questions"])
+    for q in raw["questions"]:
         assert q["prompt"].strip() and q["explanation"].strip(), q["id"]
         assert 3 <= len(q["choices"]) <= 5, q["id"]
         assert sum(bool(c.get("correct", False)) for c in q["choices"]) == 1, q["id"]
         assert all(c["text"].strip() and c["feedback"].strip() for c in q["choices"]), q["id"]
     loaded = load_concept_check()
-    assert [q.id for q in loaded] == [q["id"] for q in raw["checks"]]
-    for q, r in zip(loaded, raw["checks"], strict=True):
+    assert [q.id for q in loaded] == [q["id"] for q in raw["questions"]]
+    for q, r in zip(loaded, raw["questions"], strict=True):
         assert q.right == next(c["text"] for c in r["choices"] if c.get("correct"))
         assert q.poll_id == f"concept_check:{q.id}" and q.info.right == q.right and q.info.lesson == "concept_check"
 
@@ -58,8 +58,13 @@ def test_a_broken_question_is_refused(tmp_path):
     import pytest
 
     broken = tmp_path / "c.toml"
-    broken.write_text('title = "x"\n[[checks]]\nid = "a"\nprompt = "p"\nexplanation = "e"\n'
-                      '  [[checks.choices]]\n  text = "one"\n  feedback = "f"\n  correct = true\n'
-                      '  [[checks.choices]]\n  text = "two"\n  feedback = "f"\n  correct = true\n', encoding="utf-8")
+    broken.write_text('title = "x"\n[[questions]]\nid = "a"\nprompt = "p"\nexplanation = "e"\n'
+                      '  [[questions.choices]]\n  text = "one"\n  feedback = "f"\n  correct = true\n'
+                      '  [[questions.choices]]\n  text = "two"\n  feedback = "f"\n  correct = true\n', encoding="utf-8")
     with pytest.raises(ValueError, match="'a'"):
         load_concept_check(broken)
+
+
+def test_the_right_option_is_not_always_in_the_same_place():
+    places = [q.options.index(q.right) for q in load_concept_check()]
+    assert len(set(places)) >= 3, places                            # "always the first" would be a free score

@@ -61,3 +61,23 @@ def test_held_answers_come_back_only_as_an_index_and_a_digest():
                                             "check:z": [99, "0123456789abcdef"], "check:<b>": [0, "0123456789abcdef"],
                                             "check:w": [True, "0123456789abcdef"]}}})
     assert clean(raw, SLUGS) == {"visited": [], "answers": {}, "held": good}
+
+
+def test_the_concept_check_tries_come_back_only_as_indices_a_digest_and_a_time():
+    good = {"pre": {"picked": [0, 2, -1, 1], "digest": "0123456789abcdef", "at": 1700000000.0},
+            "post": {"picked": [0, 0, 0, 0], "digest": "0123456789abcdef", "at": 1700003600}}
+    want = {**good, "post": {**good["post"], "at": 1700003600.0}}
+    assert clean(json.dumps({"concept": good}), SLUGS)["concept"] == want
+    bad = {"pre": {"picked": ["0"], "digest": "0123456789abcdef", "at": 1.0},
+           "post": {"picked": [0], "digest": "<script>", "at": 1.0}, "other": {"picked": [], "digest": "", "at": 0}}
+    assert "concept" not in clean(json.dumps({"concept": bad}), SLUGS)
+    assert "concept" not in clean(json.dumps({"concept": {"pre": {"picked": [99], "digest": "0123456789abcdef",
+                                                                  "at": 1.0}}}), SLUGS)
+
+
+def test_kept_class_results_come_back_only_as_a_code_a_key_and_a_time():
+    good = ["K7MQ2P", "abc_DEF-123", 1700086400.0]
+    assert clean(json.dumps({"class_results": good}), SLUGS)["class_results"] == good
+    for bad in (["k7mq2p", "abc", 1.0], ["K7MQ2P", "a b", 1.0], ["K7MQ2P", "x" * 65, 1.0], ["K7MQ2P", "abc", "1"],
+                ["K7MQ2P", "abc"], "K7MQ2P"):
+        assert "class_results" not in clean(json.dumps({"class_results": bad}), SLUGS), bad

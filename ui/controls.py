@@ -40,6 +40,7 @@ PREFIXES = {
     "kv_cache": "kv",
     "real_model_lab": "lab",
     "glossary": "gl",
+    "concept_check": "cc",
 }
 
 # Links shared before a page's keys took its prefix still open the same view: old name -> key.

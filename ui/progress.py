@@ -114,7 +114,67 @@ def clean(raw: object, slugs: set[str]) -> dict:
                     and _DIGEST.fullmatch(v[1])}
             if kept:
                 out.setdefault("held", {})[slug] = dict(list(kept.items())[:MAX_ITEMS])
+    if concept_kept := _clean_concept(data.get("concept")):
+        out["concept"] = concept_kept
+    if (results_kept := _clean_results(data.get("class_results"))) is not None:
+        out["class_results"] = results_kept
     return out
+
+
+# --- the concept check taken alone, and an ended class's results kept for its presenter ----------------------
+ATTEMPTS = ("pre", "post")              # the concept check before the course, and after it
+_CODE = re.compile(r"[A-HJKMNP-Z2-9]{6}")
+_KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def concept(attempt: str) -> dict | None:
+    """The learner's try at the concept check (``attempt`` "pre" or "post"): {"picked": [index or -1 per
+    question], "digest": the questions' digest, "at": epoch s}, or None."""
+    return _state().get("concept", {}).get(attempt)
+
+
+def keep_concept(attempt: str, picked: list[int], question_digest: str, at: float) -> None:
+    _state().setdefault("concept", {})[attempt] = {"picked": [int(i) for i in picked], "digest": question_digest,
+                                                   "at": float(at)}
+
+
+def retake_concept() -> None:
+    """Both tries forgotten, here and (at the next sync) in the browser: the check starts over."""
+    _state().pop("concept", None)
+
+
+def keep_results(code: str, key: str, until: float) -> None:
+    """An ended class's code and presenter key, so its presenter can read its results until ``until``."""
+    _state()["class_results"] = [code, key, float(until)]
+
+
+def kept_results() -> tuple[str, str, float] | None:
+    kept = _state().get("class_results")
+    return None if kept is None else (kept[0], kept[1], kept[2])
+
+
+def forget_results() -> None:
+    _state().pop("class_results", None)
+
+
+def _clean_concept(raw: object) -> dict:
+    out = {}
+    if isinstance(raw, dict):
+        for attempt in ATTEMPTS:
+            one = raw.get(attempt)
+            if isinstance(one, dict) and isinstance(one.get("picked"), list) and len(one["picked"]) <= MAX_ITEMS \
+                    and all(type(i) is int and -1 <= i < MAX_CHOICES for i in one["picked"]) \
+                    and isinstance(one.get("digest"), str) and _DIGEST.fullmatch(one["digest"]) \
+                    and type(one.get("at")) in (int, float):
+                out[attempt] = {"picked": list(one["picked"]), "digest": one["digest"], "at": float(one["at"])}
+    return out
+
+
+def _clean_results(raw: object) -> list | None:
+    if isinstance(raw, list) and len(raw) == 3 and isinstance(raw[0], str) and _CODE.fullmatch(raw[0]) \
+            and isinstance(raw[1], str) and _KEY_TEXT.fullmatch(raw[1]) and type(raw[2]) in (int, float):
+        return [raw[0], raw[1], float(raw[2])]
+    return None
 
 
 def _merge(stored: dict) -> None:
@@ -129,6 +189,10 @@ def _merge(stored: dict) -> None:
         mine = state.setdefault("held", {}).setdefault(slug, {})
         for item, kept in items.items():
             mine.setdefault(item, kept)
+    for attempt, kept in stored.get("concept", {}).items():
+        state.setdefault("concept", {}).setdefault(attempt, kept)
+    if "class_results" in stored:
+        state.setdefault("class_results", stored["class_results"])
 
 
 def _forget() -> None:
@@ -152,10 +216,10 @@ def sync(slugs: set[str]) -> None:
             stored = clean(raw, slugs)
             _merge(stored)
             st.session_state[_LOADED] = True
-            if stored.get("held"):                       # answers committed before a reload: draw them now
-                st.rerun(scope="app")
+            if stored.get("held") or stored.get("concept") or stored.get("class_results"):
+                st.rerun(scope="app")                    # kept before a reload (answers, scores): draw them now
         state = _state()
-        if not state["visited"] and not state["answers"] and not state.get("held"):
+        if not any(state.get(k) for k in ("visited", "answers", "held", "concept", "class_results")):
             expression = f"localStorage.removeItem('{STORAGE_KEY}') || 'removed'"
         else:
             # Only clean()-shaped data (known slugs, checked ids, booleans) goes out; json.dumps makes the

@@ -7,7 +7,7 @@ import time
 
 import streamlit as st
 
-from classroom.store import RoomError
+from classroom.store import QuestionInfo, RoomError
 from figures.classroom import poll_figure
 from ui.classroom.rooms import changed, room_store
 from ui.classroom.session import following, notice, role, state
@@ -82,10 +82,10 @@ def _class_chart(poll_id: str, options: tuple[str, ...], right: int | None) -> i
     return sum(counts.values())
 
 
-def _ask(poll_id: str, options: tuple[str, ...]) -> None:
+def _ask(poll_id: str, options: tuple[str, ...], info: QuestionInfo | None = None) -> None:
     s = state()
     try:
-        room_store().open_poll(s.code, s.key, poll_id, options, time.time())
+        room_store().open_poll(s.code, s.key, poll_id, options, time.time(), info=info)
     except (ValueError, RoomError) as err:
         notice("warning", str(err) if isinstance(err, RoomError) else "This question cannot be put to the class.")
         return
@@ -121,8 +121,12 @@ def presenter_poll(poll_id: str, question: Check) -> None:
         return
     asked = state().poll
     if asked is None or asked[0] != poll_id:
+        options = tuple(c.text for c in question.choices)
+        # What the class results keep: the lesson (the poll id's first part), the question and its right option.
+        info = QuestionInfo(poll_id.split(":")[0][:120], question.prompt.strip()[:2000],
+                            next((c.text for c in question.choices if c.correct), None))
         st.button("Ask the class", key=f"_class_ask__{poll_id}", icon=":material/how_to_vote:",
-                  on_click=_ask, args=(poll_id, tuple(c.text for c in question.choices)))
+                  on_click=_ask, args=(poll_id, options, info))
         return
     _live_poll(poll_id, question)
 

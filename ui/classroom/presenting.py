@@ -15,6 +15,7 @@ import streamlit as st
 
 from classroom.store import NotPresenter, RoomError, StoreUnavailable, UnknownRoom
 from ui import controls, present, wake
+from ui.classroom import results_view
 from ui.classroom.rooms import changed, room_store
 from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, leave, notice, role, state
 
@@ -42,6 +43,7 @@ def end() -> None:
     except RoomError:
         pass                                            # already gone: the result is the same
     changed(s.code)
+    results_view.remember(s.code, s.key)                # its results, for this presenter, for a day
     leave()
     notice("info", "The class has ended.")
 
@@ -146,4 +148,5 @@ def panel(slug: str) -> None:
         st.caption("Open this link to present this class again, after a reload or on another device. "
                    "Anyone with it can move the class: do not show it on the projector.")
         st.code(link + "&" + urlencode({"key": key}), language=None, wrap_lines=True)
+    results_view.panel_entry()                          # the concept check page, and "Class results"
     st.button("End the class", key="_class_end", on_click=end, icon=":material/stop_circle:", width="stretch")

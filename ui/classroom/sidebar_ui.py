@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.classroom import follow, joining, presenting
+from ui.classroom import follow, joining, presenting, results_view
 from ui.classroom.session import RECONNECTING, leave, role, state
 
 _JOIN_CODE = "_class_join_code"
@@ -43,6 +43,8 @@ def sidebar(slug: str) -> bool:
     notice, s.notice = s.notice, None
     if notice is not None:
         {"warning": st.warning, "success": st.success, "info": st.info}[notice[0]](notice[1])
+    if role() is None:
+        results_view.after_class()                      # an ended class's results, for its presenter
     if role() == "student":
         _student_bar()
     return applied

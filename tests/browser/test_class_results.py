@@ -1,0 +1,260 @@
+"""Class results in real Chromium against the real server: a presenter and three students take the pre-class
+check, answer a poll, take the exit check; the presenter ends the class, reloads, still reads the results and
+downloads the CSV, whose counts are what the students chose; no student page ever shows the results. And a
+learner alone: their two tries at the concept check survive a reload.
+
+The tests run in order and share one class (the ``room`` fixture). The students answer only the first two
+questions of each check, so the expected counts are a short table written here by hand.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from classroom.concept_check import load_concept_check
+from devtools import harness
+from tests.browser.conftest import SCREENSHOTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+WAIT_MS = 120_000                 # generous, for a machine shared with other work; not a target
+QUESTIONS = load_concept_check()
+Q0, Q1 = QUESTIONS[0], QUESTIONS[1]
+RESULTS_WORDS = ("Class results", "Download results (CSV)", "Normalized gain", "Share of the class right",
+                 "Pre-class check score")
+
+
+def _wrong(q) -> str:
+    return next(o for o in q.options if o != q.right)
+
+
+# What each student picks for questions 0 and 1 (None: left blank), in each check.
+PRE = [(Q0.right, Q1.right), (_wrong(Q0), Q1.right), (Q0.right, None)]
+EXIT = [(Q0.right, Q1.right), (Q0.right, _wrong(Q1)), (Q0.right, Q1.right)]
+
+
+class Room:
+    def __init__(self, browser, base: str) -> None:
+        self.browser, self.base, self.contexts, self.code = browser, base, [], ""
+        self.presenter = self._page(1280, 720, "dark")
+        self.students = []
+
+    def _page(self, width: int, height: int, scheme: str = "light"):
+        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                           accept_downloads=True)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.errors = []
+        page.on("pageerror", lambda err: page.errors.append(str(err)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def room(server, browser):
+    made = Room(browser, server)
+    yield made
+    made.close()
+
+
+def _no_results_shown(page) -> None:
+    text = page.inner_text("body")
+    for words in RESULTS_WORDS:
+        assert words not in text, words
+    assert page.locator('[data-testid="stException"]').count() == 0 and not page.errors, page.errors
+
+
+def _keep(page, name: str) -> None:
+    """What a page showed when a wait failed: a screenshot and its text, beside the other screenshots."""
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    (SCREENSHOTS / f"{name}.txt").write_text(page.url + "\n" + page.inner_text("body"), encoding="utf-8")
+
+
+def _stored(page, part: str, present: bool) -> None:
+    """Wait until the browser's saved progress holds ``part`` (or no longer does): the app writes it after
+    the run, so a reload any sooner would read the old copy."""
+    page.wait_for_function("([key, part, present]) => ((localStorage.getItem(key) || '').includes(part)) === present",
+                           arg=["attention_progress_v1", f'"{part}"', present], timeout=WAIT_MS)
+
+
+def _answer(page, picks) -> None:
+    """Pick the options of questions 0 and 1 on the class's form, then send it."""
+    form = page.locator('[data-testid="stForm"]')
+    form.wait_for(timeout=WAIT_MS)
+    for i, pick in enumerate(picks):
+        if pick is not None:                        # label 0 is the question itself
+            form.locator('[data-testid="stRadio"]').nth(i).locator("label").nth(1 + QUESTIONS[i].options.index(pick)) \
+                .click()
+    page.get_by_role("button", name="Send my answers").click()
+    page.get_by_text(f"Sent: {sum(p is not None for p in picks)} of {len(QUESTIONS)} answers").wait_for()
+
+
+def test_a_class_starts_and_moves_to_the_concept_check(room):
+    pg = room.presenter
+    pg.goto(room.base)
+    harness.click_until(pg.get_by_role("button", name="Start a class"),
+                        pg.get_by_text(re.compile(r"Room code: [A-Z2-9]{6}")), each_ms=40_000)
+    room.code = re.search(r"Room code: ([A-Z2-9]{6})", pg.inner_text("body")).group(1)
+    for _ in range(3):
+        st = room._page(390, 2400)
+        st.goto(f"{room.base}/?room={room.code}")
+        st.get_by_text(f"Following class {room.code}").wait_for()
+        room.students.append(st)
+    pg.get_by_text("3 students following").wait_for()
+    pg.locator('[data-testid="stSidebar"]').get_by_role("link", name="Pre-class and exit check").click()
+    pg.wait_for_url(re.compile(r"/concept_check"))
+    pg.get_by_role("button", name="Pre-class check").wait_for()
+    for i, st in enumerate(room.students):
+        try:
+            st.wait_for_url(re.compile(r"/concept_check"), timeout=WAIT_MS * 2)
+            st.get_by_text("When the presenter opens the check").wait_for()
+        except Exception:
+            _keep(st, f"class_results_follow_fail_{i}")
+            raise
+
+
+def test_the_pre_class_check_collects_answers_and_shows_none(room):
+    pg = room.presenter
+    pg.get_by_role("button", name="Pre-class check").click()
+    pg.get_by_text("Pre-class check is open").wait_for()
+    for st, picks in zip(room.students, PRE, strict=True):
+        _answer(st, picks)
+    pg.get_by_text("3 of 3 answered").wait_for()
+    assert pg.get_by_role("button", name="Reveal the answers").count() == 0      # the pre-check never reveals
+    pg.get_by_role("button", name="Close the check").click()
+    for st in room.students:
+        st.get_by_text("When the presenter opens the check").wait_for()
+        assert Q0.explanation not in st.inner_text("body")
+        _no_results_shown(st)
+
+
+def test_a_poll_on_a_lesson(room):
+    pg = room.presenter
+    pg.locator('[data-testid="stSidebarNav"] a', has_text="Why divide by").click()
+    pg.wait_for_url(re.compile(r"/sqrt_dk"))
+    harness.click_until(pg.get_by_role("button", name="Ask the class").first,
+                        pg.get_by_role("button", name="Reveal the answer to the class"), each_ms=40_000)
+    for i, st in enumerate(room.students):
+        box = st.locator('[class*="st-key-_class_answer"] [data-testid="stRadio"]')
+        try:
+            box.wait_for(timeout=WAIT_MS * 2)
+        except Exception:
+            _keep(st, f"class_results_poll_fail_{i}")
+            _keep(pg, "class_results_poll_fail_presenter")
+            raise
+        box.locator("label").nth(1 + (i == 2)).click()          # two pick the first option, one the second
+    pg.get_by_text("3 of 3 answered").wait_for()
+    pg.get_by_role("button", name="Reveal the answer to the class").click()
+    pg.get_by_role("button", name="Stop asking").click()
+
+
+def test_the_exit_check_reveals_the_answers_to_the_students(room):
+    pg = room.presenter
+    pg.locator('[data-testid="stSidebar"]').get_by_role("link", name="Pre-class and exit check").click()
+    pg.wait_for_url(re.compile(r"/concept_check"))
+    pg.get_by_role("button", name="Exit check").click()
+    pg.get_by_text("Exit check is open").wait_for()
+    for st, picks in zip(room.students, EXIT, strict=True):
+        st.wait_for_url(re.compile(r"/concept_check"), timeout=WAIT_MS * 2)
+        _answer(st, picks)
+    pg.get_by_text("3 of 3 answered").wait_for()
+    pg.get_by_role("button", name="Reveal the answers").click()
+    for st, picks in zip(room.students, EXIT, strict=True):
+        right = sum(p == q.right for p, q in zip(picks, (Q0, Q1), strict=True))
+        st.get_by_text(f"You got {right} of {len(QUESTIONS)} right").wait_for()
+        _no_results_shown(st)
+    harness.save_full(room.students[0], SCREENSHOTS / "class_check_student_reveal.png", 390)
+
+
+def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
+    pg = room.presenter
+    try:                                            # a click can coalesce with the live count's own run: again
+        harness.click_until(pg.get_by_role("button", name="End the class"),
+                            pg.get_by_text(f"Class {room.code} has ended"), each_ms=40_000)
+    except Exception:
+        _keep(pg, "class_results_end_fail")
+        raise
+    _stored(pg, "class_results", True)             # written to this browser once the run is over
+    pg.reload()
+    pg.get_by_text(f"Class {room.code} has ended").wait_for()       # kept in this browser, read back
+    pg.get_by_role("button", name="Class results").first.click()
+    dialog = pg.get_by_role("dialog")
+    dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
+    dialog.locator(".js-plotly-plot").first.wait_for()
+    pg.screenshot(path=str(SCREENSHOTS / "class_results_1280_dark.png"))
+    pg.mouse.move(640, 400)
+    pg.mouse.wheel(0, 700)                          # the dialog scrolls by itself: down to the concept check
+    harness.still(pg, dialog.get_by_text("Normalized gain ⟨g⟩"))
+    pg.screenshot(path=str(SCREENSHOTS / "class_results_check_1280_dark.png"))
+    pg.set_viewport_size({"width": 390, "height": 844})
+    dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
+    pg.screenshot(path=str(SCREENSHOTS / "class_results_390_dark.png"))
+    pg.set_viewport_size({"width": 1280, "height": 720})
+    with pg.expect_download() as download:
+        dialog.get_by_role("button", name="Download results (CSV)").click()
+    table = pd.read_csv(download.value.path(), encoding="utf-8", keep_default_na=False)
+    assert list(table.columns[:7]) == ["lesson", "question", "round", "option", "count", "right", "asked_at"]
+
+    def count(question, round_, option) -> int:
+        (found,) = table[(table.question == question.prompt) & (table["round"] == round_)
+                         & (table.option == option)]["count"]
+        return int(found)
+
+    for round_, picks in (("Pre-class check", PRE), ("Exit check", EXIT)):
+        for i, q in enumerate((Q0, Q1)):
+            chosen = [p[i] for p in picks if p[i] is not None]
+            assert {o: count(q, round_, o) for o in q.options} == {o: chosen.count(o) for o in q.options}
+    poll = table[(table.lesson == "sqrt_dk") & (table["round"] == "First vote")]
+    assert sorted(poll["count"].astype(int), reverse=True)[:3] == [2, 1, 0] and set(poll.right) == {"yes", "no"}
+    gain = table[(table["round"] == "Normalized gain") & (table.question == "All questions")]
+    # By hand over questions 0 and 1: before 4 right of 5 answers (80 %); after 5 of 6.
+    assert float(gain["gain"].iloc[0]) == pytest.approx((100 * 5 / 6 - 80) / 20, abs=1e-3)
+    for st in room.students:
+        _no_results_shown(st)
+
+
+def test_a_solo_learners_two_tries_survive_a_reload(server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 2400}, color_scheme="dark")
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT_MS)
+    try:
+        pg.goto(harness.page_url(server, "concept_check"))
+        for n, tries in enumerate(((0, 1), (0, 1, 2, 3, 4, 5, 6, 7, 8, 9))):
+            form = pg.locator('[data-testid="stForm"]')
+            form.wait_for(timeout=WAIT_MS)
+            harness.settle(pg)                      # the page's own first reruns (saved progress) are over
+            for i, q in enumerate(QUESTIONS):      # right on the questions in ``tries``, wrong on the others
+                pick = q.right if i in tries else _wrong(q)
+                form.locator('[data-testid="stRadio"]').nth(i).locator("label").nth(1 + q.options.index(pick)).click()
+            shown = pg.get_by_text("Your first try: 2 of 10 (20 %) right" if n == 0 else "Your gain ⟨g⟩")
+            harness.click_until(pg.get_by_role("button", name="Send my answers"), shown, each_ms=40_000)
+            if n == 0:
+                pg.get_by_text("Your first try: 2 of 10 (20 %) right").wait_for()
+                _stored(pg, "pre", True)
+                pg.reload()
+                pg.get_by_text("Your first try: 2 of 10 (20 %) right").wait_for()
+        pg.get_by_text("Your gain ⟨g⟩").wait_for()
+        _stored(pg, "post", True)
+        pg.reload()
+        metrics = pg.locator('[data-testid="stMetricValue"]')
+        metrics.nth(2).wait_for(timeout=WAIT_MS)
+        assert [metrics.nth(i).inner_text() for i in range(3)] == ["20 %", "100 %", "1.00"]
+        harness.save_full(pg, SCREENSHOTS / "concept_check_solo_1280_dark.png", 1280)
+        pg.set_viewport_size({"width": 390, "height": 2400})
+        harness.save_full(pg, SCREENSHOTS / "concept_check_solo_390_dark.png", 390)
+        pg.get_by_role("button", name="Take the check again").click()
+        pg.locator('[data-testid="stForm"]').wait_for()
+        _stored(pg, "concept", False)
+        pg.reload()
+        pg.locator('[data-testid="stForm"]').wait_for()
+        harness.settle(pg)                          # the browser's stored progress has been read back by now
+        assert "Your first try:" not in pg.inner_text("body") and pg.locator('[data-testid="stForm"]').count() == 1
+    finally:
+        context.close()

@@ -1,0 +1,175 @@
+"""Class results and the concept check in the app, through AppTest (sessions here share one room store, as the
+sessions of one server do): the pre-class and exit checks on students' screens, the presenter's results view
+and CSV, the results kept after "End the class", and the solo check kept in the learner's progress.
+
+Expected counts are what the students here chose, counted by hand; nothing is read back from the view's code.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+
+from classroom import results as cr
+from classroom.concept_check import load_concept_check
+from devtools.apptest import class_state, open_page, texts
+from tests.test_classroom_app import button_keys, fresh, go, snapshot, start_class
+from ui import classroom
+
+QUESTIONS = load_concept_check()
+RESULTS_ONLY = {"_class_results", "_class_results_after", "_class_results_csv"}
+
+
+def _wrong(q) -> str:
+    return next(o for o in q.options if o != q.right)
+
+
+def _answer(st, round_: int, picks: list[str | None]) -> None:
+    st.run()
+    for q, pick in zip(QUESTIONS, picks, strict=True):
+        if pick is not None:
+            st.radio(key=f"_class_check__{round_}__{q.id}").set_value(pick)
+    st.button(key=next(b.key for b in st.button if b.label == "Send my answers")).click().run()
+    assert not st.exception, [e.value for e in st.exception]
+
+
+def _press(at, key: str) -> None:
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _run_class():
+    """A presenter and three students through the pre-class check and the exit check; checked on the way."""
+    pres, code, key = start_class()
+    students = [fresh(room=code) for _ in range(3)]
+    go(pres, "concept_check")
+    for st in students:
+        st.run()
+        assert "When the presenter opens the check" in texts(st)
+    _press(pres, "_class_check_pre")
+    assert snapshot(code).check.round == 1 and snapshot(code).check.poll_ids == tuple(q.poll_id for q in QUESTIONS)
+    # Pre-check by hand: student 0 all right, 1 all wrong, 2 answers only the first question (right).
+    _answer(students[0], 1, [q.right for q in QUESTIONS])
+    _answer(students[1], 1, [_wrong(q) for q in QUESTIONS])
+    _answer(students[2], 1, [QUESTIONS[0].right] + [None] * (len(QUESTIONS) - 1))
+    assert "Sent: 1 of 10 answers" in texts(students[2])
+    for st in students:                                       # no answer shown by the pre-check, even after
+        assert not any(q.explanation in texts(st) for q in QUESTIONS)
+    pres.run()
+    assert "**3 of 3 answered**" in [m.value for m in pres.markdown]
+    assert "_class_check_reveal" not in button_keys(pres)      # the pre-check has no reveal
+    _press(pres, "_class_check_close")
+    assert snapshot(code).check is None
+    assert pres.button(key="_class_check_pre").disabled is False
+    _press(pres, "_class_check_exit")
+    assert pres.button(key="_class_check_reveal").disabled is False
+    # Exit check: students 0 and 1 all right, student 2 all wrong.
+    _answer(students[0], 2, [q.right for q in QUESTIONS])
+    _answer(students[1], 2, [q.right for q in QUESTIONS])
+    _answer(students[2], 2, [_wrong(q) for q in QUESTIONS])
+    _press(pres, "_class_check_reveal")
+    for st, score in zip(students, (10, 10, 0), strict=True):
+        st.run()
+        shown = texts(st)
+        assert f"You got {score} of 10 right" in shown and QUESTIONS[3].explanation in shown
+        assert not button_keys(st) & RESULTS_ONLY and "Normalized gain" not in shown
+    found = classroom.room_store().results(code, key, time.time())
+    first = next(q for q in found.questions if q.poll_id == QUESTIONS[0].poll_id)
+    assert [r.counts[QUESTIONS[0].right] for r in first.rounds] == [2, 2] and \
+        [r.answered for r in first.rounds] == [3, 3]
+    # ⟨g⟩ overall, by hand: before 10 + 0 + 1 = 11 right of 21 answers; after 20 of 30.
+    g = cr.check_gain(found).overall
+    assert g.pre == 100 * 11 / 21 and g.post == 100 * 20 / 30
+    return pres, students, code
+
+
+def test_a_class_takes_the_pre_and_exit_checks_and_its_presenter_alone_sees_the_gain():
+    pres, _, _ = _run_class()
+    _press(pres, "_class_results")                            # the presenter's dialog: the check's gain
+    assert [m.label for m in pres.metric] == ["Before (pre-class check)", "After (exit check)",
+                                              "Normalized gain ⟨g⟩"]
+    assert [m.value for m in pres.metric] == [f"{100 * 11 / 21:.0f} %", f"{100 * 20 / 30:.0f} %",
+                                              f"{(200 / 3 - 1100 / 21) / (100 - 1100 / 21):.2f}"]
+
+
+def test_after_the_end_the_presenter_still_reads_the_results_and_the_csv():
+    pres, students, code = _run_class()
+    _press(pres, "_class_results")                            # while live: the dialog opens
+    assert "Download results (CSV)" in [b.label for b in pres.get("download_button")]
+    pres.sidebar.button(key="_class_end").click().run()
+    assert class_state(pres).role is None
+    assert f"Class {code} has ended" in texts(pres)
+    _press(pres, "_class_results_after")
+    shown = texts(pres)
+    assert "Concept check" in shown and "Normalized gain ⟨g⟩" in [m.label for m in pres.metric]
+    for st in students:
+        st.run()
+        assert not button_keys(st) & RESULTS_ONLY and f"Class {code} has ended" not in texts(st)
+
+
+def test_the_results_csv_counts_what_the_students_chose():
+    pres, _, code = _run_class()
+    key = class_state(pres).key
+    table = cr.csv_bytes(cr.rows(classroom.room_store().results(code, key, time.time())))
+    rows = list(csv.DictReader(io.StringIO(table.decode("utf-8"))))
+    right_first = [r for r in rows if r["question"] == QUESTIONS[0].prompt and r["right"] == "yes"]
+    assert [(r["round"], r["count"]) for r in right_first] == [("Pre-class check", "2"), ("Exit check", "2")]
+
+
+def test_a_solo_learner_takes_the_check_twice_and_sees_their_gain():
+    at = open_page("concept_check")
+    assert not at.exception and len(at.radio) == len(QUESTIONS)
+    at.button(key=next(b.key for b in at.button if b.label == "Send my answers")).click().run()
+    assert "Answer every question before sending: 10 left." in [w.value for w in at.warning]
+    half = len(QUESTIONS) // 2
+    for i, (radio, q) in enumerate(zip(at.radio, QUESTIONS, strict=True)):
+        radio.set_value(q.right if i < half else _wrong(q))
+    at.button(key=next(b.key for b in at.button if b.label == "Send my answers")).click().run()
+    assert f"Your first try: {half} of 10 (50 %) right" in texts(at)
+    assert not any(q.explanation in texts(at) for q in QUESTIONS)     # the first try shows no answers
+    for radio, q in zip(at.radio, QUESTIONS, strict=True):
+        radio.set_value(q.right if q is not QUESTIONS[-1] else _wrong(q))
+    at.button(key=next(b.key for b in at.button if b.label == "Send my answers")).click().run()
+    assert [m.value for m in at.metric] == ["50 %", "90 %", f"{(90 - 50) / 50:.2f}"]
+    first = QUESTIONS[0]
+    assert at.session_state["_progress"]["concept"]["pre"]["picked"][0] == first.options.index(first.right)
+    at.button(key="_cc_solo_retake").click().run()
+    assert "concept" not in at.session_state["_progress"] and len(at.radio) == len(QUESTIONS)
+
+
+def test_a_solo_learner_with_every_answer_right_first_has_no_room_to_gain():
+    at = open_page("concept_check")
+    for _ in range(2):
+        for radio, q in zip(at.radio, QUESTIONS, strict=True):
+            radio.set_value(q.right)
+        at.button(key=next(b.key for b in at.button if b.label == "Send my answers")).click().run()
+    assert "No room to gain" in texts(at) and [m.value for m in at.metric][2] == "–"
+
+
+def test_a_question_asked_twice_shows_both_rounds_and_the_change():
+    from tests.test_classroom_app import POLL, classroom_question
+
+    pres, code, key = start_class()
+    students = [fresh(room=code) for _ in range(2)]
+    go(pres, "sqrt_dk")
+    _press(pres, f"_class_ask__{POLL}")
+    question = classroom_question()
+    right = next(c.text for c in question.choices if c.correct)
+    wrong = next(c.text for c in question.choices if not c.correct)
+    store, now = classroom.room_store(), time.time()
+    for st in students:                               # first vote: both wrong; after discussion: both right
+        store.vote(code, POLL, class_state(st).me, wrong, now)
+    store.ask_again(code, key, POLL, now + 1)          # the second round, as "Ask again after discussion" does
+    for st in students:
+        store.vote(code, POLL, class_state(st).me, right, now + 2)
+    _press(pres, "_class_results")
+    charts = [c for c in pres.get("plotly_chart") if "_class_results_chart" in c.proto.id]
+    import json
+
+    data = json.loads(charts[0].proto.spec)["data"]
+    assert [(t["name"], t["x"]) for t in data] == [("First vote", [0.0]), ("After discussion", [100.0])]
+    (row,) = pres.dataframe[0].value.to_dict("records")
+    assert (row["Lesson"], row["Right, first vote"], row["Right, after discussion"], row["Change"]) == \
+        ("Why divide by √dₖ", "0 %", "100 %", "+100 points")
+    assert row["Question"] == question.prompt.strip()
