@@ -47,13 +47,21 @@ class ClassState:
     ended: str | None = None             # the code of the class that ended under this session (never rejoined)
     # follower: (page slug, fragment name) -> the widget keys that lesson section drew in its last run
     sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
-    me: str | None = None                # this session's anonymous follower id
+    locked: bool = False                 # presenter: the class takes no new student ("Lock the class")
+    resuming: bool = False               # presenter: the room's view is still to be applied to this screen
+    # The follower id: the one this browser keeps (localStorage, ``ui.classroom.browser``) once it has said,
+    # so a reload or a dead server keeps one student one follower with one vote; until then, one made here.
+    me: str | None = None
     fails: list[float] = field(default_factory=list)   # times of recent joins with unknown codes
     notice: Notice | None = None         # one message, shown once
+    pending: str | None = None           # a code to join once the browser has said its follower id
+    pending_since: float = 0.0           # when that wait began (a browser that never says is not waited on)
+    cleaning: str | None = None          # the query a link's key is being wiped to, in the address bar itself
 
     def leave(self) -> None:
-        """Forget the class (not the session's follower id, recent failed joins, or a pending notice)."""
-        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice)))
+        """Forget the class (not the session's follower id, recent failed joins, a pending notice, or a
+        link's key still being wiped from the address bar)."""
+        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice, cleaning=self.cleaning)))
 
 
 def state() -> ClassState:
@@ -77,6 +85,12 @@ def holds_controls() -> bool:
     """The room sets this session's lesson controls on every run: it follows a class it can reach. Its
     controls are then drawn disabled, since a move of its own would be put back by the room's value."""
     return following() and not state().offline
+
+
+def follower_id() -> str | None:
+    """This session's follower id (``ClassState.me``): the id its browser keeps once known. Votes and
+    heartbeats use it, so one browser is one follower, however often it reloads."""
+    return state().me
 
 
 def notice(kind: str, text: str) -> None:
