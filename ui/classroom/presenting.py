@@ -29,12 +29,8 @@ _LOGGER = logging.getLogger(__name__)
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
-UNREACHABLE = (
-    "**Phones cannot open this link**: it points to this computer (localhost), which no other device can "
-    "reach. Open the app at this computer's address on the network instead (e.g. `http://192.168.1.20:8501`), "
-    "or set the address students use in the environment variable `ATTENTION_PUBLIC_URL` or as `public_url` "
-    "under `[classroom]` in `.streamlit/secrets.toml`, then restart the app (README, \"Running a live class\")."
-)
+UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
+               "computer's network address instead, or set `ATTENTION_PUBLIC_URL` (README, *Running a live class*).")
 
 
 def _wait_words(seconds: float) -> str:
@@ -197,12 +193,12 @@ def join_link(code: str, slug: str) -> str:
 
 
 @st.cache_data(max_entries=64, ttl=4 * 3600)
-def qr_png(link: str) -> bytes:
+def qr_png(link: str, scale: int = 10) -> bytes:
     """The join link as a QR code: 10 px per module, so ~330 px for a short link (scannable across a room)."""
     import io
 
     out = io.BytesIO()
-    segno.make(link, error="m").save(out, kind="png", scale=10, border=2, dark="#000000", light="#ffffff")
+    segno.make(link, error="m").save(out, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")
     return out.getvalue()
 
 
@@ -210,8 +206,8 @@ def qr_png(link: str) -> bytes:
 # the QR code and the link beside it, all of it in view at 1366×768 without scrolling. Our own class names only.
 _LARGE_CSS = """<style>
 .st-key-_class_large_code p { font-family: "Source Code Pro", monospace; font-weight: 700; line-height: 1;
-  font-size: min(19vh, 11vw); letter-spacing: 0.06em; margin: 0; white-space: nowrap; text-align: center; }
-.st-key-_class_large_qr img { width: min(46vh, 100%) !important; height: auto; }
+  font-size: min(17vh, 11vw); letter-spacing: 0.06em; margin: 0; white-space: nowrap; text-align: center; }
+.st-key-_class_large_qr img { width: min(50vh, 100%) !important; max-width: none !important; height: auto; }
 .st-key-_class_large_link code { font-size: clamp(1rem, 2.6vh, 1.5rem) !important; overflow-wrap: anywhere; }
 </style>"""
 
@@ -224,14 +220,14 @@ def spaced(code: str) -> str:
 @st.dialog("Join the class", width="large")
 def _show_large(code: str, link: str) -> None:
     st.html(_LARGE_CSS)
-    st.caption("Room code (type it into *Join a class*; case, spaces and hyphens do not matter)")
     with st.container(key="_class_large_code"):
         st.markdown(spaced(code))
     qr, words = st.columns([1, 1], vertical_alignment="center")
     with qr, st.container(key="_class_large_qr"):
-        st.image(qr_png(link), caption="Scan to join")
+        st.image(qr_png(link, scale=16), caption="Scan to join")
     with words, st.container(key="_class_large_link"):
-        st.markdown("Or open this link:")
+        st.markdown("Type the room code into *Join a class* (any case; spaces and hyphens are fine), "
+                    "or open this link:")
         st.code(link, language=None, wrap_lines=True)
         if unreachable():
             st.warning(UNREACHABLE, icon=":material/wifi_off:")

@@ -14,6 +14,8 @@ from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, role, state
 
 _JOIN_CODE = "_class_join_code"
+# The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them.
+_HIDDEN_CSS = "<style>.st-key-_class_browser, .st-key-_class_browser_keep { display: none; }</style>"
 WAIT_EVERY_S = 0.5            # a join waiting for the browser's follower id looks again this often
 
 
@@ -31,8 +33,10 @@ def sidebar(slug: str) -> bool:
     applied = False
     _visible_link()
     with st.sidebar:
-        browser.read()                                  # this browser's follower id and this tab's class
-    settled = joining.arrive()
+        st.html(_HIDDEN_CSS)
+        with st.container(key="_class_browser"):        # the browser-storage scripts: no room on screen
+            browser.read()                              # this browser's follower id and this tab's class
+            settled = joining.arrive()
     s = state()
     if settled:
         _resume_from_tab()
@@ -43,7 +47,8 @@ def sidebar(slug: str) -> bool:
         applied = follow.register(slug)
     with st.sidebar:
         st.subheader("Classroom")
-        browser.keep_presenter((s.code, s.key) if role() == "presenter" and s.key else None)
+        with st.container(key="_class_browser_keep"):
+            browser.keep_presenter((s.code, s.key) if role() == "presenter" and s.key else None)
         if role() == "presenter":
             presenting.panel(slug)
         elif role() == "student":

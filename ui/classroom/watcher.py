@@ -13,6 +13,7 @@ import threading
 import time
 
 from classroom.store import RoomError, RoomFull, RoomStore, StoreUnavailable
+from ui import streamlit_private as private
 from ui import wake
 from ui.classroom import rooms
 from ui.lru import once
@@ -50,6 +51,7 @@ class Watcher:
     def check(self, now: float) -> int:
         """One round over the rooms; returns how many followers it asked to rerun."""
         asked, present = 0, set()
+        server = private.server() if private.served() else None   # a closed tab beats no more (presence)
         for code in self.registry.rooms():
             members = self.registry.members(code)
             everyone = [sid for sid, _, _ in members]
@@ -57,6 +59,9 @@ class Watcher:
             try:
                 version = self.store.version(code, now)
                 for sid, _, me in members:
+                    if server is not None and server.session(sid) is None:
+                        self.registry.forget(sid)      # its browser left: it leaves the count within FOLLOWER_TTL_S
+                        continue
                     if me is None:
                         continue
                     try:
