@@ -46,7 +46,9 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
     parameter removed from this run's ``st.query_params`` without the message that makes the browser push
     a new history entry. A presenter link's key is then wiped from the address bar in place by the page
     itself (ui/classroom/browser.py), so Back never brings it back. Without it: the key stays in the
-    browser's history, one entry back.
+    browser's history, one entry back. ``QueryParams._initial_query_params`` (``reseed_query_param``): the
+    link's values a bound widget takes on its first run, replaced by the same values without invisible or
+    direction-changing characters. Without it: a link's U+202E shows in the box it fills.
 """
 
 from __future__ import annotations
@@ -135,6 +137,16 @@ def drop_query_params(*names: str) -> None:
     with ctx.session_state.query_params() as qp:
         for name in names:
             qp._query_params.pop(name, None)
+
+
+def reseed_query_param(name: str, values: list[str]) -> None:
+    """The value a widget bound to ``name`` takes from the link on its first run, replaced by ``values``."""
+    ctx = _ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        if name in qp._initial_query_params:
+            qp._initial_query_params[name] = list(values)
 
 
 def page_hash(url_path: str) -> str:

@@ -44,7 +44,7 @@ def in_words(seconds: float) -> str:
     s = max(1, round(seconds))
     if s < 60:
         return f"{s} second{'s' if s != 1 else ''}"
-    if s < 3600:
+    if round(s / 60) < 60:
         m = max(1, round(s / 60))
         return f"about {m} minute{'s' if m != 1 else ''}"
     h = max(1, round(s / 3600))

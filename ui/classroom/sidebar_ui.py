@@ -9,6 +9,7 @@ from streamlit.errors import StreamlitAPIException
 
 from classroom.store import RoomError, StoreUnavailable
 from classroom.text import visible_text
+from ui import streamlit_private as private
 from ui.classroom import browser, follow, joining, presenting
 from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, role, state
@@ -78,6 +79,7 @@ def _visible_link() -> None:
         values = st.query_params.get_all(name)
         shown = [visible_text(v, multiline=True) for v in values]
         if shown != values:
+            private.reseed_query_param(name, shown)     # what a bound widget takes from the link
             try:
                 st.query_params[name] = shown if len(shown) != 1 else shown[0]
             except StreamlitAPIException:               # bound to a drawn widget: its own value, as typed
