@@ -48,6 +48,15 @@ def main() -> None:
     say("session id", "ok" if isinstance(sid, str) and sid else f"bad {sid!r}")
     say("served", private.served())
     say("fragment run", private.fragment_run())
+    first = "probe_seed" not in st.session_state
+    if first:                                             # the first run: the link's value, reseeded
+        private.reseed_query_param("probe_seed", ["ab"])
+    seeded = st.text_input("seed", key="probe_seed", bind="query-params")
+    if first:
+        say("reseeded", "ok" if seeded == "ab" else f"bad {seeded!r}")
+    st.query_params["probe_drop"] = "x"
+    private.drop_query_params("probe_drop")
+    say("dropped", "ok" if "probe_drop" not in st.query_params else "still there")
     value = st.slider("x", 0, 10, 3, key="probe_slider")
     pressed = st.button("wake", key="probe_wake")
     keys = private.widget_keys()
