@@ -2,8 +2,8 @@
 presenter link resumes on another device and leaves no key in the history, a closed student tab leaves the
 count within FOLLOWER_TTL_S, the localhost warning, and the large code fully in view at 1366×768.
 
-The tests share one class (the ``klass`` fixture), ended at the end: a server limits how many classes one
-address runs at once (docs/SECURITY.md), and every test here comes from 127.0.0.1.
+The tests share one class (the ``klass`` fixture, ended at the end), with a student or two joining as each
+test needs; each browser context has its own client address (tests/browser/conftest.py).
 """
 
 from __future__ import annotations
