@@ -27,6 +27,8 @@ FOLLOWER_ITEM = "attention-classroom-follower"
 PRESENTER_ITEM = "attention-classroom-presenter"
 ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 _SAID = "_class_browser_said"            # session key: what the browser answered (a dict), once it has
+_HAD = "_class_browser_had"              # session key: the presenter entry this tab held when it answered
+_ASKED = "_class_browser_asked"          # session key: the entry this session last asked the tab to keep
 
 # A constant expression (no value from the server in it): the follower id, made on first use from the
 # browser's own random source (crypto.getRandomValues works on plain http too), and this tab's presenter entry.
@@ -67,6 +69,7 @@ def read() -> None:
     except ValueError:
         said = {}
     st.session_state[_SAID] = said if isinstance(said, dict) else {}
+    st.session_state[_HAD] = _entry(st.session_state[_SAID].get("presenter"))
 
 
 def said() -> bool:
@@ -82,8 +85,10 @@ def follower() -> str | None:
 
 def presenter_entry() -> tuple[str, str] | None:
     """This tab's (class code, presenter key) as kept before a reload, handed out once per session."""
-    said_ = st.session_state.get(_SAID, {})
-    raw = said_.pop("presenter", None)
+    return _entry(st.session_state.get(_SAID, {}).pop("presenter", None))
+
+
+def _entry(raw: object) -> tuple[str, str] | None:
     try:
         entry = json.loads(raw) if isinstance(raw, str) else None
     except ValueError:
@@ -94,10 +99,13 @@ def presenter_entry() -> tuple[str, str] | None:
 
 
 def keep_presenter(entry: tuple[str, str] | None) -> None:
-    """This tab keeps (code, key) for a reload, or forgets it (None). Drawn on every run once the browser has
-    answered; the element's key names its content, so the browser runs each change once."""
-    if not there() or _SAID not in st.session_state:
-        return
+    """This tab keeps (code, key) for a reload, or forgets it (None). Drawn on every run from the first change
+    on (the element's key names its content, so the browser runs each change once, and its answer reruns the
+    page once); nothing is drawn while the tab already holds what it should."""
+    ss = st.session_state
+    if not there() or _SAID not in ss or (_ASKED not in ss and entry == ss.get(_HAD)):
+        return                                          # the tab already holds it: no script, no rerun
+    ss[_ASKED] = entry
     item = json.dumps(PRESENTER_ITEM)
     if entry is None:
         expression = f"window.parent.sessionStorage.removeItem({item}) || 'forgotten'"

@@ -7,6 +7,7 @@ lesson control).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -15,6 +16,7 @@ from classroom.store import Snapshot
 from ui import wake
 
 STATE_KEY = "_class_state"
+NOTICE_S = 6.0                # a message stays on the page this long
 
 Notice = tuple[str, str]                 # (kind: "warning" | "success" | "info", text), shown once
 View = tuple[str, int, dict[str, list[str]]]   # (page slug, presenter step, lesson controls) as published
@@ -53,7 +55,8 @@ class ClassState:
     # so a reload or a dead server keeps one student one follower with one vote; until then, one made here.
     me: str | None = None
     fails: list[float] = field(default_factory=list)   # times of recent joins with unknown codes
-    notice: Notice | None = None         # one message, shown once
+    notice: Notice | None = None         # one message, shown for NOTICE_S (the runs a page load makes by itself)
+    notice_at: float = 0.0               # when it was set
     pending: str | None = None           # a code to join once the browser has said its follower id
     pending_since: float = 0.0           # when that wait began (a browser that never says is not waited on)
     cleaning: str | None = None          # the query a link's key is being wiped to, in the address bar itself
@@ -61,7 +64,8 @@ class ClassState:
     def leave(self) -> None:
         """Forget the class (not the session's follower id, recent failed joins, a pending notice, or a
         link's key still being wiped from the address bar)."""
-        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice, cleaning=self.cleaning)))
+        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice,
+                                          notice_at=self.notice_at, cleaning=self.cleaning)))
 
 
 def state() -> ClassState:
@@ -94,7 +98,18 @@ def follower_id() -> str | None:
 
 
 def notice(kind: str, text: str) -> None:
-    state().notice = (kind, text)
+    s = state()
+    s.notice, s.notice_at = (kind, text), time.time()
+
+
+def pending_notice() -> Notice | None:
+    """The message to show on this run: kept for NOTICE_S, since a page's first runs follow one another by
+    themselves (its storage scripts answer) and a message shown on only one of them would flash and vanish."""
+    s = state()
+    shown = s.notice
+    if shown is not None and time.time() - s.notice_at >= NOTICE_S:
+        s.notice = shown = None
+    return shown
 
 
 def leave(message: str | None = None) -> None:

@@ -12,7 +12,7 @@ from classroom.text import visible_text
 from ui import streamlit_private as private
 from ui.classroom import browser, follow, joining, presenting
 from ui.classroom.rooms import room_store
-from ui.classroom.session import RECONNECTING, leave, notice, role, state
+from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
 _JOIN_CODE = "_class_join_code"
 # The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them.
@@ -64,7 +64,7 @@ def sidebar(slug: str) -> bool:
     if s.role is None and s.ended:
         st.info(f"The class has ended (class {s.ended}). This page stays as it is, for you to explore.",
                 icon=":material/event_busy:")
-    notice, s.notice = s.notice, None
+    notice = pending_notice()
     if notice is not None:
         {"warning": st.warning, "success": st.success, "info": st.info}[notice[0]](notice[1])
     if role() == "student":
