@@ -158,3 +158,35 @@ def test_guessing_codes_from_fresh_sessions_is_limited_per_address(hall):
     limited = [a for a in answers if "Too many class codes were tried" in a and "Try again in" in a]
     assert len(unknown) == LOOKUP_FAILURES_PER_ADDRESS and len(limited) == 2, answers
     assert "no class with that code" in elsewhere                 # another address is not limited
+
+
+def test_with_redis_a_closed_session_leaves_the_count_within_the_follower_ttl(redis_server):
+    """Presence with the shared store: the same watcher beats, through Redis, only for live sessions."""
+    log = open(harness.ROOT / "artifacts" / "floods-redis-server.log", "w")
+    proc, base, _ = harness.start(log=log, env={"ATTENTION_REDIS_URL": redis_server.url})
+    ws_url = harness.stream_url(base)
+
+    async def leave() -> tuple[int | None, float]:
+        presenter = await _start(ws_url, "presenter", TEACHER)
+        code = _code(presenter)
+        students = [_client(ws_url, f"student {i}", f"192.0.2.{i + 1}", query=f"room={code}") for i in range(2)]
+        for i, s in enumerate(students):
+            await s.open()
+            await s.run(timeout=WAIT_S)
+            await _browser_says(s, f"{i + 7:032x}")
+        await presenter.until(lambda: _count(presenter) == 2, WAIT_S)
+        closed = time.perf_counter()
+        await students[0].close()
+        await presenter.until(lambda: _count(presenter) == 1, FOLLOWER_TTL_S + 20)
+        took = time.perf_counter() - closed
+        for c in (presenter, students[1]):
+            await c.close()
+        return _count(presenter), took
+
+    try:
+        left, took = asyncio.run(leave())
+    finally:
+        harness.stop(proc)
+        log.close()
+    print(f"with Redis, a closed session left the count after {took:.1f} s")
+    assert left == 1 and took <= FOLLOWER_TTL_S + 3
