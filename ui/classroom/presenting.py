@@ -20,6 +20,7 @@ import streamlit as st
 from classroom.store import NotPresenter, RateLimited, RoomError, StoreUnavailable, UnknownRoom
 from classroom.text import visible_text
 from ui import controls, navigation, present, wake
+from ui.classroom.joining import in_words
 from ui.classroom.rooms import changed, client_address, room_store
 from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, leave, notice, role, state
 from ui.content import page_index
@@ -33,12 +34,6 @@ UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (lo
                "computer's network address instead, or set `ATTENTION_PUBLIC_URL` (README, *Running a live class*).")
 
 
-def _wait_words(seconds: float) -> str:
-    from ui.classroom.joining import in_words
-
-    return in_words(seconds)
-
-
 def start() -> None:
     try:
         code, key = room_store().create_room(time.time(), address=client_address())
@@ -46,7 +41,7 @@ def start() -> None:
         notice("warning", "The classroom cannot be reached right now: try again in a moment.")
         return
     except RateLimited as err:
-        notice("warning", f"{err} (Try again in {_wait_words(err.retry_after)}.)")
+        notice("warning", f"{err} (Try again in {in_words(err.retry_after)}.)")
         return
     except RoomError as err:
         notice("warning", str(err))
