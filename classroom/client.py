@@ -25,8 +25,8 @@ def trusted_proxies(text: str | None = None) -> tuple[ipaddress.IPv4Network | ip
 def client_address(peer: str | None, forwarded_for: str | None,
                    trusted: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> str | None:
     """The address to limit by: the last X-Forwarded-For entry when ``peer`` (None: loopback) is a trusted
-    proxy and the entry is an address, else ``peer``. None when neither is known (the store then limits
-    every such request as one address)."""
+    proxy and the entry is an address, else ``peer`` (127.0.0.1 for a loopback peer). None when the peer is
+    not an address at all (the caller then limits every such request as one address)."""
     try:
         peer_ip = ipaddress.ip_address(peer if peer is not None else LOOPBACK)
     except ValueError:
@@ -37,4 +37,4 @@ def client_address(peer: str | None, forwarded_for: str | None,
             return str(ipaddress.ip_address(last))
         except ValueError:
             pass
-    return peer
+    return str(peer_ip)

@@ -89,9 +89,9 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def serve(*options: str, log=None, script: str = "app.py"):
+def serve(*options: str, log=None, script: str = "app.py", env: dict[str, str] | None = None):
     """with serve() as (proc, base, seconds_to_healthy): ..."""
-    proc, base, ready = start(*options, log=log, script=script)
+    proc, base, ready = start(*options, log=log, script=script, env=env)
     try:
         yield proc, base, ready
     finally:

@@ -80,6 +80,21 @@ def main() -> None:
         say("woken page", value)                           # a whole-page wake: no press replayed
         st.session_state["woken"] = "fragment"
         _wake(session, st.session_state["fid"])
+    query_params()
+
+
+def query_params() -> None:
+    """A link's value a bound widget takes, reseeded on the first run; a parameter dropped without a message.
+    Drawn after the fragment, whose id depends on what comes before it."""
+    first = "probe_seed" not in st.session_state
+    if first:                                             # the first run: the link's value, reseeded
+        private.reseed_query_param("probe_seed", ["ab"])
+    seeded = st.text_input("seed", key="probe_seed", bind="query-params")
+    if first:
+        say("reseeded", "ok" if seeded == "ab" else f"bad {seeded!r}")
+    st.query_params["probe_drop"] = "x"
+    private.drop_query_params("probe_drop")
+    say("dropped", "ok" if "probe_drop" not in st.query_params else "still there")
 
 
 def other() -> None:

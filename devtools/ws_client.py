@@ -34,18 +34,20 @@ class Client:
     page_hash: str = ""
     widgets: dict[str, Widget] = field(default_factory=dict)      # user key → widget
     markdown: list[str] = field(default_factory=list)             # every markdown body seen
-    alerts: list[str] = field(default_factory=list)               # every st.warning / info / success body seen
+    alerts: list[str] = field(default_factory=list)               # every st.warning/info/success/error body seen
     finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
     drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
     running: bool = False
     news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
+    headers: dict[str, str] = field(default_factory=dict)          # sent with the websocket's upgrade request
 
     async def open(self) -> None:
         import websockets
 
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
-                                           open_timeout=60, ping_interval=None)
+                                           open_timeout=60, ping_interval=None,
+                                           additional_headers=self.headers or None)
         self.timers: dict[str, asyncio.Task] = {}
         self.reader = asyncio.create_task(self._read())
 

@@ -122,7 +122,7 @@ async def _probe(base: str) -> list[str]:
     from devtools.harness import stream_url
     from devtools.ws_client import Client, widget_state
 
-    tab = Client(stream_url(base), "probe")
+    tab = Client(stream_url(base), "probe", query="probe_seed=%E2%80%AEab")
     await tab.open()
     try:
         await tab.run(timeout=WAIT_S)
@@ -150,7 +150,8 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
         name, _, value = line.removeprefix("probe ").partition(": ")
         said.setdefault(name, []).append(value)
     assert set(said["pages directory"]) == {"False"} and set(said["served"]) == {"True"}
-    for name in ("session id", "widget keys", "session", "client page", "other page", "fragment id"):
+    for name in ("session id", "widget keys", "session", "client page", "other page", "fragment id", "reseeded",
+                 "dropped"):
         assert set(said[name]) == {"ok"}, (name, said[name])
     assert said["pressed"] == ["7"]                       # the browser's press, once
     assert said["woken page"] == ["7"]                    # the whole-page wake: the slider kept, no press again

@@ -10,6 +10,7 @@ import streamlit as st
 
 from attention_core import format_matrix, parse_matrix
 from attention_core.parsing import MAX_CHARS
+from classroom.text import visible_text
 from ui import controls
 
 
@@ -89,7 +90,7 @@ def literal(text: str, limit: int = 80) -> str:
     Escapes do not stop GitHub-style autolinks: Streamlit's renderer finds "http://…", "www.…" and
     "name@host.tld" in the text after escapes are read. An invisible U+2060 WORD JOINER after "://"'s
     colon, after "www" and after "@" breaks each pattern without changing what the learner sees."""
-    text = " ".join(str(text).replace("\x00", "").split())
+    text = " ".join(visible_text(str(text)).split())   # no control or format character (U+202E, U+200B)
     text = text if len(text) <= limit else text[: limit - 1] + "…"
     text = _AUTOLINK.sub("\\g<0>" + _JOINER, text)
     return "".join("\\" + ch if ch.isascii() and not ch.isalnum() and not ch.isspace() else ch for ch in text)

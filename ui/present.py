@@ -157,6 +157,13 @@ def sidebar_toggle() -> None:
         del st.query_params["present"]
 
 
+def set_active(on: bool) -> None:
+    """Presenter mode on or off from code (a presenter resuming a class on another screen): it holds from the
+    next run, whose switch is drawn from the mode again (the widget's own state is dropped)."""
+    st.session_state[_KEY] = on
+    st.session_state.pop(_SWITCH, None)
+
+
 def active() -> bool:
     return bool(st.session_state.get(_KEY, False))
 

@@ -44,6 +44,13 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
     Plotly element has no aria attributes; presenter mode restyles captions, metrics, the sidebar nav).
     Without them: presenter-mode styling, chart names for screen readers and the clicker's scroll-to-reveal
     silently stop applying.
+11. ``SafeSessionState.query_params()`` and ``QueryParams._query_params`` (``drop_query_params``): a
+    parameter removed from this run's ``st.query_params`` without the message that makes the browser push
+    a new history entry. A presenter link's key is then wiped from the address bar in place by the page
+    itself (ui/classroom/browser.py), so Back never brings it back. Without it: the key stays in the
+    browser's history, one entry back. ``QueryParams._initial_query_params`` (``reseed_query_param``): the
+    link's values a bound widget takes on its first run, replaced by the same values without invisible or
+    direction-changing characters. Without it: a link's U+202E shows in the box it fills.
 """
 
 from __future__ import annotations
@@ -122,6 +129,26 @@ def widget_keys() -> frozenset[str] | None:
         return _ctx().shared.widget_user_keys_this_run.snapshot()
     except Exception:
         return None
+
+
+def drop_query_params(*names: str) -> None:
+    """Remove ``names`` from this run's ``st.query_params`` without telling the browser (no history entry)."""
+    ctx = _ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        for name in names:
+            qp._query_params.pop(name, None)
+
+
+def reseed_query_param(name: str, values: list[str]) -> None:
+    """The value a widget bound to ``name`` takes from the link on its first run, replaced by ``values``."""
+    ctx = _ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        if name in qp._initial_query_params:
+            qp._initial_query_params[name] = list(values)
 
 
 def page_hash(url_path: str) -> str:

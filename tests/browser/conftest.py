@@ -13,12 +13,18 @@ from devtools import harness
 SCREENSHOTS = harness.ROOT / "artifacts" / "screenshots"
 
 
+# The server believes X-Forwarded-For from 127.0.0.1, as the shipped setup believes HAProxy's; each browser
+# context says an address of its own (``browser`` below), as each device in a class has one. The classroom's
+# limits per address (docs/SECURITY.md: 3 live classes, 10 an hour) then count one test's contexts, not the suite.
+TRUSTED = {"ATTENTION_TRUSTED_PROXIES": "127.0.0.1"}
+
+
 @pytest.fixture(scope="session")
 def server():
     """The real app: ``streamlit run app.py`` on a free port; yields its base URL, kills its process group."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     log = open(harness.ROOT / "artifacts" / "browser-server.log", "w")
-    with harness.serve(log=log) as (_, base, _):
+    with harness.serve(log=log, env=TRUSTED) as (_, base, _):
         yield base
     log.close()
 
@@ -34,8 +40,25 @@ def browser():
 
     with sync_playwright() as p:
         b = harness.launch(p)
-        yield b
+        yield Devices(b)
         b.close()
+
+
+class Devices:
+    """The browser, each new context with its own client address (X-Forwarded-For, 198.18.0.0/15: a range
+    kept for tests), as each device in a class has its own."""
+
+    def __init__(self, browser) -> None:
+        self._browser, self._made = browser, 0
+
+    def new_context(self, **options):
+        self._made += 1
+        address = f"198.18.{self._made // 250 % 256}.{self._made % 250 + 1}"
+        headers = {"X-Forwarded-For": address, **options.pop("extra_http_headers", {})}
+        return self._browser.new_context(extra_http_headers=headers, **options)
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
 
 
 class Problems:

@@ -210,7 +210,8 @@ def test_a_student_never_sees_presenter_controls(classroom):
 
 def test_ending_the_class_tells_the_students_and_keeps_their_page(classroom):
     pg = classroom.presenter
-    pg.get_by_role("button", name="End the class").click()
+    pg.get_by_role("button", name="End the class", exact=True).click()      # it asks first
+    pg.get_by_role("button", name="Yes, end the class").click()
     for i, st in enumerate(classroom.students):
         _see(st, "The class has ended", f"classroom_end_fail_{i}.png")
         assert "/sqrt_dk" in st.url and "room=" not in st.url

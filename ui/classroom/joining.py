@@ -1,48 +1,113 @@
 """Joining a class: a typed code, or a link's ``?room=`` (and a presenter link's ``?key=``).
 
-Codes are validated before any lookup, and a session may try only ``JOIN_TRIES`` unknown codes a window.
+Codes are read in any case, with spaces or hyphens ("njw qkk", "NJW-QKK"), and validated before any lookup.
+The store then checks the code for this client's address (``find_room``: failed lookups are limited per
+address and per server, docs/SECURITY.md) before the first heartbeat; a session may also try only
+``JOIN_TRIES`` unknown codes a window. A student joins once their browser has said its follower id
+(``ui.classroom.browser``), so a reload stays one follower; a browser that never says is not waited on.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 
 import streamlit as st
 
-from classroom.store import RoomError, StoreUnavailable, UnknownRoom, normal_code
-from ui.classroom.rooms import room_store
+from classroom.store import RateLimited, RoomError, RoomFull, RoomLocked, StoreUnavailable, UnknownRoom, normal_code
+from ui import streamlit_private as private
+from ui.classroom import browser
+from ui.classroom.rooms import client_address, room_store
 from ui.classroom.session import leave, notice, role, state
 
 JOIN_TRIES, JOIN_WINDOW_S = 5, 60.0   # unknown codes a session may try per window
 MAX_KEY_CHARS = 64
+WAIT_FOR_BROWSER_S = 2.0              # a join waits this long at most for the browser's follower id
+_SEPARATORS = re.compile(r"[\s\-‐-―]+")   # spaces and hyphens (and dashes) people type inside a code
+
+UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
+BAD_LINK = "The link's class code is not one this app makes (6 letters and digits), so you are not following a class."
+LOCKED = ("This class is locked: the presenter is not letting anyone new join right now. Ask them to unlock "
+          "it, then join again.")
 
 
-def arrive() -> None:
-    """Read ?room= (and a presenter link's ?key=) once: validate before any lookup, then join or present."""
+def code_of(text: object) -> str | None:
+    """A typed or linked code in canonical form ("njw qkk", "NJW-QKK" → "NJWQKK"), or None."""
+    if not isinstance(text, str) or len(text) > 32:
+        return None
+    return normal_code(_SEPARATORS.sub("", text))
+
+
+def in_words(seconds: float) -> str:
+    """A wait as a person says it: "12 seconds", "about 3 minutes", "about 2 hours"."""
+    s = max(1, round(seconds))
+    if s < 60:
+        return f"{s} second{'s' if s != 1 else ''}"
+    if round(s / 60) < 60:
+        m = max(1, round(s / 60))
+        return f"about {m} minute{'s' if m != 1 else ''}"
+    h = max(1, round(s / 3600))
+    return f"about {h} hour{'s' if h != 1 else ''}"
+
+
+def arrive() -> bool:
+    """Read ?room= (and a presenter link's ?key=) once: validate before any lookup, then join or present.
+    Returns False while the run must stop here: a link's key is still being wiped from the address bar
+    (any change to the address in this run would push a history entry that keeps it)."""
+    s = state()
+    if s.cleaning is not None:
+        if not browser.wipe_address(s.cleaning):
+            private.drop_query_params("key", "room")    # the browser still sends them until it has rewritten
+            return False
+        st.query_params.pop("key", None)                # the address already says so: no history entry
+        st.query_params.pop("room", None)
+        s.cleaning = None
+    if "key" in st.query_params:
+        return _presenter_link()
     raw = st.query_params.get_all("room")
     if not raw:
-        return
-    s = state()
-    code = normal_code(raw[-1]) if len(raw) == 1 else None
+        if s.pending is not None and s.role is None:
+            join(s.pending)
+        return True
+    code = code_of(raw[-1]) if len(raw) == 1 else None
     if code is not None and s.code == code and s.role is not None:
-        return                                          # already in this class: nothing to do
+        return True                                     # already in this class: nothing to do
     if code is not None and code == s.ended:            # a rerun still carrying the ended class's URL
         st.query_params.pop("room", None)
-        return
-    key = st.query_params.get("key")
-    st.query_params.pop("key", None)                    # never left in the address bar
+        return True
     if code is None:
         st.query_params.pop("room", None)
-        notice("warning", "The link's class code is not one this app makes (6 letters and digits), "
-                          "so you are not following a class.")
-        return
+        notice("warning", BAD_LINK)
+        return True
     if role() == "presenter":                           # a presenter keeps their own class
         st.query_params.pop("room", None)
-        return
-    if key is not None and _present_again(code, key):
-        return
+        return True
     join(code)
+    return True
+
+
+def _presenter_link() -> bool:
+    """A link with ?key=: room and key leave this run's parameters at once; with a browser, silently, and the
+    page rewrites its own address in place before anything else may change it (a student joins after)."""
+    s = state()
+    raw = st.query_params.get_all("room")
+    key = st.query_params.get("key") or ""
+    code = code_of(raw[-1]) if len(raw) == 1 else None
+    if browser.there():
+        private.drop_query_params("key", "room")
+        s.cleaning = ""
+    else:
+        st.query_params.pop("key", None)
+        st.query_params.pop("room", None)
+    if code is None:
+        notice("warning", BAD_LINK)
+    elif role() != "presenter" and not _present_again(code, key):
+        if s.cleaning is None:
+            join(code)
+        else:
+            s.pending, s.pending_since = code, time.time()   # joins once the address is rewritten
+    return arrive() if s.cleaning is not None else True
 
 
 def _present_again(code: str, key: str) -> bool:
@@ -50,23 +115,30 @@ def _present_again(code: str, key: str) -> bool:
     try:
         presenter = len(key) <= MAX_KEY_CHARS and room_store().is_presenter(code, key)
     except StoreUnavailable:
-        st.query_params["key"] = key                    # a reload tries again once the class is reachable
-        notice("warning", "The class cannot be reached right now: reload this link in a moment.")
+        notice("warning", "The class cannot be reached right now: open the presenter link again in a moment.")
         return True
     if not presenter:
         notice("warning", "That presenter link's key does not match the class, so you joined it as a student.")
         return False
+    become_presenter(code, key)
+    notice("success", f"You are presenting class {code} again.")
+    return True
+
+
+def become_presenter(code: str, key: str) -> None:
+    """Present class ``code`` again (a presenter link, or this tab's reload): the room's page, step and
+    controls are applied to this screen before it publishes anything (``presenting.resume``)."""
     leave()
     s = state()
-    s.role, s.code, s.key = "presenter", code, key
-    notice("success", f"You are presenting class {code} again.")
+    s.role, s.code, s.key, s.resuming = "presenter", code, key, True
+    now = time.time()
     try:                                                # a question still open stays live on this screen
-        poll = room_store().snapshot(code, time.time()).poll
+        snap = room_store().snapshot(code, now)
+        s.locked = room_store().locked(code, now)
     except RoomError:
-        poll = None
-    if poll is not None:
-        s.poll = (poll.poll_id, poll.options, poll.revealed)
-    return True
+        return
+    if snap.poll is not None:
+        s.poll = (snap.poll.poll_id, snap.poll.options, snap.poll.revealed)
 
 
 def _limited(now: float) -> bool:
@@ -76,35 +148,52 @@ def _limited(now: float) -> bool:
 
 
 def join(code_text: str) -> bool:
-    """Follow the class with this code (as typed or linked); on failure, one message and no class."""
-    code = normal_code(code_text)
+    """Follow the class with this code (as typed or linked); on failure, one message and no class. Waits (at
+    most WAIT_FOR_BROWSER_S) for the browser's follower id first, so a reload stays one follower."""
+    code = code_of(code_text)
     if code is None:
         st.query_params.pop("room", None)
-        notice("warning", "A class code is 6 letters and digits, like K7MQ2P.")
+        notice("warning", "A class code is 6 letters and digits, like K7MQ2P (spaces and hyphens are fine).")
         return False
+    s = state()
     now = time.time()
+    if not browser.said() and (s.pending != code or now - s.pending_since < WAIT_FOR_BROWSER_S):
+        if s.pending != code:
+            s.pending, s.pending_since = code, now
+        return False
+    s.pending = None
     if _limited(now):
         st.query_params.pop("room", None)
         notice("warning", f"Too many codes that matched no class: wait a minute, then try again "
                           f"(at most {JOIN_TRIES} a minute).")
         return False
-    s = state()
-    if s.me is None:
-        s.me = secrets.token_urlsafe(12)
+    s.me = browser.follower() or s.me or secrets.token_hex(16)
     try:
+        code = room_store().find_room(code, client_address(), now)
         room_store().heartbeat(code, s.me, now)
     except UnknownRoom:
         s.fails.append(now)
-        leave("There is no class with that code: it may have ended, or the code is mistyped.")
+        leave(UNKNOWN)
+        return False
+    except RateLimited as err:
+        leave(f"{err} (Try again in {in_words(err.retry_after)}.)")
+        return False
+    except RoomLocked:
+        leave(LOCKED)
         return False
     except StoreUnavailable:                            # join now; the watcher wakes it when the store is back
         _become_student(code, offline=True)
         return True
-    except RoomError as err:
+    except (RoomFull, RoomError) as err:
         leave(str(err))
         return False
     _become_student(code, offline=False)
     return True
+
+
+def waiting() -> str | None:
+    """The code this session is about to join (its browser has not yet said its follower id), else None."""
+    return state().pending
 
 
 def _become_student(code: str, offline: bool) -> None:

@@ -2,31 +2,47 @@
 
 The presenter publishes the page, the presenter step and the lesson controls (``ui.controls``, the same
 definition "Link to this view" uses) at the end of each run, and from a small fragment every
-``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only).
+``PRESENT_EVERY_S`` (a control inside a page's own fragment reruns that fragment only). A presenter back in
+a class (a reload, or the presenter link on another device) first takes the room's view (``resume``), so
+no student moves. The panel's join link and QR code use the public address when one is set (``public_root``).
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import time
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import segno
 import streamlit as st
 
-from classroom.store import NotPresenter, RoomError, StoreUnavailable, UnknownRoom
-from ui import controls, present, wake
+from classroom.store import NotPresenter, RateLimited, RoomError, StoreUnavailable, UnknownRoom
+from classroom.text import visible_text
+from ui import controls, navigation, present, wake
 from ui.classroom import results_view
-from ui.classroom.rooms import changed, room_store
+from ui.classroom.joining import in_words
+from ui.classroom.rooms import changed, client_address, room_store
 from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, leave, notice, role, state
+from ui.content import page_index
+
+_LOGGER = logging.getLogger(__name__)
 
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
+PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
+               "computer's network address instead, or set `ATTENTION_PUBLIC_URL` (README, *Running a live class*).")
 
 
 def start() -> None:
     try:
-        code, key = room_store().create_room(time.time())
+        code, key = room_store().create_room(time.time(), address=client_address())
     except StoreUnavailable:
         notice("warning", "The classroom cannot be reached right now: try again in a moment.")
+        return
+    except RateLimited as err:
+        notice("warning", f"{err} (Try again in {in_words(err.retry_after)}.)")
         return
     except RoomError as err:
         notice("warning", str(err))
@@ -34,6 +50,20 @@ def start() -> None:
     leave()
     s = state()
     s.role, s.code, s.key = "presenter", code, key
+
+
+def lock(on: bool) -> None:
+    """"Lock the class" (no one new may join; those in it stay) or "Unlock the class"."""
+    s = state()
+    try:
+        (room_store().lock if on else room_store().unlock)(s.code, s.key, time.time())
+    except StoreUnavailable:
+        notice("warning", "The class cannot be reached right now: try again in a moment.")
+        return
+    except RoomError as err:
+        notice("warning", str(err))
+        return
+    s.locked = on
 
 
 def end() -> None:
@@ -54,14 +84,17 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
     fragment between full runs (not during one: a new page's widgets do not exist yet, and a half-made view
     would cost every student an extra run)."""
     s = state()
-    if s.role != "presenter":
+    if s.role != "presenter" or s.resuming:
         return
     if from_tick and s.mid_run:
         return
     if not from_tick:
         s.mid_run = False
     step = int(st.session_state.get(controls.step_key(slug), 1)) if present.active() else 0
-    view = (slug, step, controls.lesson_controls(slug))
+    # What a follower is shown drops invisible and direction-changing characters (a typed U+202E).
+    shown = {name: [visible_text(v, multiline=True) for v in values]
+             for name, values in controls.lesson_controls(slug).items()}
+    view = (slug, step, shown)
     if s.published == view:
         return
     try:
@@ -79,6 +112,71 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
     changed(s.code, section)
 
 
+def resume(slug: str) -> None:
+    """A presenter back in a class (this tab reloaded, or the presenter link opened on another device): this
+    screen takes the room's page, step, controls and presenter mode before it publishes anything, so no
+    student moves. Called by the sidebar before the page draws its controls; a switch to the room's page
+    ends this run, and the new page's run sets the controls."""
+    s = state()
+    if s.role != "presenter" or not s.resuming:
+        return
+    try:
+        snap = room_store().snapshot(s.code, time.time())
+    except StoreUnavailable:
+        s.offline = True                                # tried again on the next run
+        return
+    except RoomError:
+        s.resuming = False                              # publish() says what happened to the class
+        return
+    s.published = (snap.page, snap.step, snap.controls)
+    if not snap.page or snap.page not in {p.slug for p in page_index()}:
+        s.resuming = False                              # nothing shown to the class yet: this screen leads
+        return
+    on = snap.step > 0
+    if snap.step:
+        st.session_state[controls.step_key(snap.page)] = snap.step
+    if snap.page != slug or on != present.active():
+        params = {name: values if len(values) != 1 else values[0] for name, values in snap.controls.items()}
+        if on:
+            params["present"] = "1"
+        present.set_active(on)
+        st.switch_page(navigation.page(snap.page), query_params=params)
+    from ui.classroom.follow import _set_controls as set_controls  # follow imports this module
+
+    set_controls(snap)
+    s.resuming = False
+
+
+def public_root() -> str | None:
+    """The app's address as students reach it, when configured: ATTENTION_PUBLIC_URL, else ``public_url``
+    under ``[classroom]`` in .streamlit/secrets.toml (an http or https URL; anything else is logged, unused)."""
+    text = os.environ.get(PUBLIC_URL_ENV, "").strip()
+    if not text:
+        try:
+            value = st.secrets.get("classroom", {}).get("public_url")
+        except (FileNotFoundError, AttributeError):     # no secrets file, or no [classroom] table in it
+            value = None
+        text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        _LOGGER.error("classroom: the public address %r is not an http(s) URL without a query; not used", text)
+        return None
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}/"
+
+
+def unreachable() -> bool:
+    """No public address is set and this page was opened at localhost: a join link would reach no phone."""
+    if public_root() is not None:
+        return False
+    try:
+        host = urlsplit(st.context.url or "").hostname
+    except ValueError:
+        return False
+    return host in LOCAL_HOSTS
+
+
 def app_root(url: str, slug: str) -> str:
     """The app's root URL from the current page's (its path ends with the page's name, except home)."""
     base = (url or "").split("?")[0].split("#")[0].rstrip("/")
@@ -88,29 +186,54 @@ def app_root(url: str, slug: str) -> str:
 
 
 def join_link(code: str, slug: str) -> str:
-    return app_root(st.context.url or "", slug) + "?" + urlencode({"room": code})
+    return (public_root() or app_root(st.context.url or "", slug)) + "?" + urlencode({"room": code})
 
 
 @st.cache_data(max_entries=64, ttl=4 * 3600)
-def qr_png(link: str) -> bytes:
+def qr_png(link: str, scale: int = 10) -> bytes:
     """The join link as a QR code: 10 px per module, so ~330 px for a short link (scannable across a room)."""
     import io
 
     out = io.BytesIO()
-    segno.make(link, error="m").save(out, kind="png", scale=10, border=2, dark="#000000", light="#ffffff")
+    segno.make(link, error="m").save(out, kind="png", scale=scale, border=2, dark="#000000", light="#ffffff")
     return out.getvalue()
+
+
+# The large code: at least 15% of the screen's height, yet within the width (7 characters with the space);
+# the QR code and the link beside it, all of it in view at 1366×768 without scrolling. Our own class names only.
+_LARGE_CSS = """<style>
+.st-key-_class_large_code p { font-family: "Source Code Pro", monospace; font-weight: 700; line-height: 1;
+  font-size: min(17vh, 11vw); letter-spacing: 0.06em; margin: 0; white-space: nowrap; text-align: center; }
+.st-key-_class_large_qr img { width: min(50vh, 100%) !important; max-width: none !important; height: auto; }
+.st-key-_class_large_link code { font-size: clamp(1rem, 2.6vh, 1.5rem) !important; overflow-wrap: anywhere; }
+</style>"""
+
+
+def spaced(code: str) -> str:
+    """A code as it is easiest to read out and type: two groups of three ("NJW QKK")."""
+    return f"{code[:3]} {code[3:]}"
 
 
 @st.dialog("Join the class", width="large")
 def _show_large(code: str, link: str) -> None:
-    st.markdown(f"## Room code: {code}")
-    st.image(qr_png(link), width=560)
-    st.code(link, language=None, wrap_lines=True)
+    st.html(_LARGE_CSS)
+    with st.container(key="_class_large_code"):
+        st.markdown(spaced(code))
+    qr, words = st.columns([1, 1], vertical_alignment="center")
+    with qr, st.container(key="_class_large_qr"):
+        st.image(qr_png(link, scale=16), caption="Scan to join")
+    with words, st.container(key="_class_large_link"):
+        st.markdown("Type the room code into *Join a class* (any case; spaces and hyphens are fine), "
+                    "or open this link:")
+        st.code(link, language=None, wrap_lines=True)
+        if unreachable():
+            st.warning(UNREACHABLE, icon=":material/wifi_off:")
 
 
 @st.fragment(run_every=PRESENT_EVERY_S)
 def _presenter_tick(slug: str) -> None:
-    """Publishes what a fragment's control changed, and keeps the follower count current."""
+    """Publishes what a fragment's control changed, and keeps the follower count current (a closed tab or a
+    lost phone leaves it within FOLLOWER_TTL_S, with no change from the presenter)."""
     if role() != "presenter":
         return
     publish(slug, from_tick=True)
@@ -133,20 +256,32 @@ def _presenter_tick(slug: str) -> None:
 
 
 def panel(slug: str) -> None:
-    """The presenter's part of the sidebar: the code, link and QR code to join, the count, the private link."""
+    """The presenter's part of the sidebar: the code, link and QR code to join, the count, locking, the
+    private link, and ending the class (after a confirmation)."""
     s = state()
     code, key = s.code, s.key
     link = join_link(code, slug)
     st.markdown(f"### Room code: {code}")
     st.caption("Students open this link, scan the code, or type the room code into *Join a class*.")
+    if unreachable():
+        st.warning(UNREACHABLE, icon=":material/wifi_off:")
     st.code(link, language=None, wrap_lines=True)
     st.image(qr_png(link), width="stretch", caption="Scan to join")
     if st.button("Show the code large", key="_class_large", icon=":material/fullscreen:", width="stretch"):
         _show_large(code, link)
     _presenter_tick(slug)
+    if s.locked:
+        st.caption(":material/lock: Locked: no one new can join; the students in it stay.")
+        st.button("Unlock the class", key="_class_unlock", on_click=lock, args=(False,), icon=":material/lock_open:",
+                  width="stretch")
+    else:
+        st.button("Lock the class", key="_class_lock", on_click=lock, args=(True,), icon=":material/lock:",
+                  width="stretch", help="No one new can join (the students in it stay), until you unlock it.")
     with st.popover("Presenter link (keep private)", icon=":material/key:", width="stretch"):
-        st.caption("Open this link to present this class again, after a reload or on another device. "
-                   "Anyone with it can move the class: do not show it on the projector.")
+        st.caption("Open this link to present this class again on another device (a reload of this tab "
+                   "resumes by itself). Anyone with it can move the class: do not show it on the projector.")
         st.code(link + "&" + urlencode({"key": key}), language=None, wrap_lines=True)
     results_view.panel_entry()                          # the concept check page, and "Class results"
-    st.button("End the class", key="_class_end", on_click=end, icon=":material/stop_circle:", width="stretch")
+    with st.popover("End the class", icon=":material/stop_circle:", width="stretch"):
+        st.markdown("End the class for everyone? Students stop following; their pages stay as they are.")
+        st.button("Yes, end the class", key="_class_end", on_click=end, type="primary", width="stretch")

@@ -8,11 +8,14 @@ followers directly), and ``listening`` starts this process's listener once.
 from __future__ import annotations
 
 import logging
+import os
 
 import streamlit as st
 
+from classroom import client
 from classroom.select import open_store
 from classroom.store import RoomStore
+from ui import streamlit_private as private
 from ui import wake, wake_queue
 from ui.classroom.session import role
 from ui.lru import once
@@ -36,6 +39,31 @@ def room_store() -> RoomStore:
 
         _LOGGER.error("classroom: %s; using the in-process room store", err)
         return MemoryRoomStore()
+
+
+UNKNOWN_ADDRESS = "unknown"   # a peer that is not an address: all such clients share one set of limits
+
+
+@once
+def trusted_proxies() -> tuple:
+    """ATTENTION_TRUSTED_PROXIES, read once; a malformed value trusts no proxy (and says so in the log)."""
+    try:
+        return client.trusted_proxies()
+    except ValueError as err:
+        _LOGGER.error("classroom: %s=%r is not a list of addresses (%s); no proxy is trusted",
+                      client.ENV_VAR, os.environ.get(client.ENV_VAR), err)
+        return ()
+
+
+def client_address() -> str | None:
+    """The address the classroom limits this session's client by (docs/SECURITY.md): its TCP peer, or behind
+    a trusted proxy (ATTENTION_TRUSTED_PROXIES) the address that proxy forwarded. None outside a server
+    (AppTest has no client), where the store applies no limit per address."""
+    if not private.served():
+        return None
+    headers = st.context.headers
+    forwarded = ", ".join(headers.get_all("X-Forwarded-For")) if headers else None
+    return client.client_address(st.context.ip_address, forwarded or None, trusted_proxies()) or UNKNOWN_ADDRESS
 
 
 def changed(code: str, section: wake.Section | None = None) -> None:

@@ -7,6 +7,7 @@ lesson control).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -15,6 +16,7 @@ from classroom.store import Snapshot
 from ui import wake
 
 STATE_KEY = "_class_state"
+NOTICE_S = 6.0                # a message stays on the page this long
 
 Notice = tuple[str, str]                 # (kind: "warning" | "success" | "info", text), shown once
 View = tuple[str, int, dict[str, list[str]]]   # (page slug, presenter step, lesson controls) as published
@@ -47,13 +49,23 @@ class ClassState:
     ended: str | None = None             # the code of the class that ended under this session (never rejoined)
     # follower: (page slug, fragment name) -> the widget keys that lesson section drew in its last run
     sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
-    me: str | None = None                # this session's anonymous follower id
+    locked: bool = False                 # presenter: the class takes no new student ("Lock the class")
+    resuming: bool = False               # presenter: the room's view is still to be applied to this screen
+    # The follower id: the one this browser keeps (localStorage, ``ui.classroom.browser``) once it has said,
+    # so a reload or a dead server keeps one student one follower with one vote; until then, one made here.
+    me: str | None = None
     fails: list[float] = field(default_factory=list)   # times of recent joins with unknown codes
-    notice: Notice | None = None         # one message, shown once
+    notice: Notice | None = None         # one message, shown for NOTICE_S (the runs a page load makes by itself)
+    notice_at: float = 0.0               # when it was set
+    pending: str | None = None           # a code to join once the browser has said its follower id
+    pending_since: float = 0.0           # when that wait began (a browser that never says is not waited on)
+    cleaning: str | None = None          # the query a link's key is being wiped to, in the address bar itself
 
     def leave(self) -> None:
-        """Forget the class (not the session's follower id, recent failed joins, or a pending notice)."""
-        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice)))
+        """Forget the class (not the session's follower id, recent failed joins, a pending notice, or a
+        link's key still being wiped from the address bar)."""
+        vars(self).update(vars(ClassState(me=self.me, fails=self.fails, notice=self.notice,
+                                          notice_at=self.notice_at, cleaning=self.cleaning)))
 
 
 def state() -> ClassState:
@@ -79,8 +91,25 @@ def holds_controls() -> bool:
     return following() and not state().offline
 
 
+def follower_id() -> str | None:
+    """This session's follower id (``ClassState.me``): the id its browser keeps once known. Votes and
+    heartbeats use it, so one browser is one follower, however often it reloads."""
+    return state().me
+
+
 def notice(kind: str, text: str) -> None:
-    state().notice = (kind, text)
+    s = state()
+    s.notice, s.notice_at = (kind, text), time.time()
+
+
+def pending_notice() -> Notice | None:
+    """The message to show on this run: kept for NOTICE_S, since a page's first runs follow one another by
+    themselves (its storage scripts answer) and a message shown on only one of them would flash and vanish."""
+    s = state()
+    shown = s.notice
+    if shown is not None and time.time() - s.notice_at >= NOTICE_S:
+        s.notice = shown = None
+    return shown
 
 
 def leave(message: str | None = None) -> None:

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-import streamlit as st
+import time
 
-from ui.classroom import follow, joining, presenting, results_view
-from ui.classroom.session import RECONNECTING, leave, role, state
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from classroom.store import RoomError, StoreUnavailable
+from classroom.text import visible_text
+from ui import streamlit_private as private
+from ui.classroom import browser, follow, joining, presenting, results_view
+from ui.classroom.rooms import room_store
+from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
 _JOIN_CODE = "_class_join_code"
+# The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them.
+_HIDDEN_CSS = "<style>.st-key-_class_browser, .st-key-_class_browser_keep { display: none; }</style>"
+WAIT_EVERY_S = 0.5            # a join waiting for the browser's follower id looks again this often
 
 
 def _join_submitted() -> None:
@@ -22,25 +32,39 @@ def sidebar(slug: str) -> bool:
     Returns True when this run applied the presenter's view to this page.
     """
     applied = False
-    joining.arrive()
+    _visible_link()
+    with st.sidebar:
+        st.html(_HIDDEN_CSS)
+        with st.container(key="_class_browser"):        # the browser-storage scripts: no room on screen
+            browser.read()                              # this browser's follower id and this tab's class
+            settled = joining.arrive()
     s = state()
+    if settled:
+        _resume_from_tab()
+        presenting.resume(slug)
     if s.role == "presenter":
         s.mid_run = True                                # publish() at the end of this run clears it
     if role() == "student":
         applied = follow.register(slug)
     with st.sidebar:
         st.subheader("Classroom")
+        with st.container(key="_class_browser_keep"):
+            browser.keep_presenter((s.code, s.key) if role() == "presenter" and s.key else None)
         if role() == "presenter":
             presenting.panel(slug)
         elif role() == "student":
             st.caption(f"You are in class {state().code}.")
             st.button("Leave the class", key="_class_leave", on_click=leave, width="stretch")
+        elif joining.waiting():
+            _waiting(joining.waiting())
         else:
             _alone()
+    if not settled:
+        st.stop()                                       # the address bar is being rewritten: change nothing
     if s.role is None and s.ended:
         st.info(f"The class has ended (class {s.ended}). This page stays as it is, for you to explore.",
                 icon=":material/event_busy:")
-    notice, s.notice = s.notice, None
+    notice = pending_notice()
     if notice is not None:
         {"warning": st.warning, "success": st.success, "info": st.info}[notice[0]](notice[1])
     if role() is None:
@@ -48,6 +72,54 @@ def sidebar(slug: str) -> bool:
     if role() == "student":
         _student_bar()
     return applied
+
+
+def _visible_link() -> None:
+    """A link's words as the page will show them: without invisible or direction-changing characters (a
+    ``?lab_word=%E2%80%AEknab`` would otherwise reverse the sentence around it). Before any widget reads them."""
+    for name in [n for n in st.query_params if n not in ("room", "key")]:   # a code is refused, not mended
+        values = st.query_params.get_all(name)
+        shown = [visible_text(v, multiline=True) for v in values]
+        if shown != values:
+            private.reseed_query_param(name, shown)     # what a bound widget takes from the link
+            try:
+                st.query_params[name] = shown if len(shown) != 1 else shown[0]
+            except StreamlitAPIException:               # bound to a drawn widget: its own value, as typed
+                continue
+
+
+def _resume_from_tab() -> None:
+    """Once per session: this tab was presenting a class before a reload (its sessionStorage says so, with
+    the key): present it again, unless the address asks for another class."""
+    if role() is not None or not browser.said():
+        return
+    entry = browser.presenter_entry()
+    if entry is None:
+        return
+    code, key = entry
+    asked = st.query_params.get("room")
+    if asked is not None and joining.code_of(asked) != code:
+        return
+    try:
+        if not room_store().is_presenter(code, key):
+            return                                      # ended meanwhile: the tab forgets it (keep_presenter)
+    except (StoreUnavailable, RoomError):
+        notice("warning", "The class you were presenting cannot be reached right now: reload in a moment.")
+        return
+    st.query_params.pop("room", None)
+    joining.become_presenter(code, key)
+    notice("success", f"You are presenting class {code} again.")
+
+
+@st.fragment(run_every=WAIT_EVERY_S)
+def _waiting(code: str) -> None:
+    """A join waits for the browser's follower id (its answer reruns the page); without one by then, it
+    joins anyway (a browser that runs no scripts)."""
+    if joining.waiting() != code:
+        st.rerun(scope="app")
+    st.caption(f":material/hourglass_top: Joining class {code}…")
+    if time.time() - state().pending_since >= joining.WAIT_FOR_BROWSER_S:
+        st.rerun(scope="app")
 
 
 def _alone() -> None:
