@@ -151,7 +151,7 @@ class MemoryRoomStore:
         poll = None
         if room.poll_id is not None:
             state = room.polls[room.poll_id]
-            poll = Poll(room.poll_id, state.options, state.revealed)
+            poll = Poll(room.poll_id, state.options, state.revealed, max(1, len(state.asked)))
         controls = {name: list(values) for name, values in room.controls.items()}
         return Snapshot(room.version, room.page, room.step, controls, poll)
 

@@ -134,16 +134,18 @@ if not same(data[1], ARGV[4]) then return -2 end
 return kept
 """
 
-# -> {version, page, step, controls, poll_id, options, revealed} or a refusal
+# -> {version, page, step, controls, poll_id, options, revealed, round} or a refusal
 SNAPSHOT = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
 local h = redis.call('HMGET', R, 'version', 'page', 'step', 'controls', 'poll_id')
-local options, revealed = false, 0
+local options, revealed, round = false, 0, 1
 if h[5] ~= '' then
   options = redis.call('HGET', R .. ':polls', h[5])
   revealed = redis.call('SISMEMBER', R .. ':revealed', h[5])
+  local meta = redis.call('HGET', R .. ':meta', h[5])
+  if meta then round = math.max(1, #(cjson.decode(meta).asked or {})) end
 end
-return {h[1], h[2], h[3], h[4], h[5], options, revealed}
+return {h[1], h[2], h[3], h[4], h[5], options, revealed, round}
 """
 
 # A version check found the room past its time: delete it, as it is seen.

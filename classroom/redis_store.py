@@ -234,8 +234,8 @@ class RedisRoomStore(Changes):
 
     @_mapped
     def snapshot(self, code: str, now: float) -> Snapshot:
-        version, page, step, controls, poll_id, options, revealed = self._run("snapshot", code, now)
-        poll = Poll(poll_id, tuple(json.loads(options)), bool(revealed)) if poll_id and options else None
+        version, page, step, controls, poll_id, options, revealed, rounds = self._run("snapshot", code, now)
+        poll = Poll(poll_id, tuple(json.loads(options)), bool(revealed), int(rounds)) if poll_id and options else None
         return Snapshot(int(version), page, int(step), json.loads(controls), poll)
 
     @_mapped
