@@ -154,3 +154,28 @@ def test_a_reload_gives_back_a_revealed_prediction_and_a_check_answer_of_the_sam
     # At other settings it is another question: asked afresh.
     other = reopened(stored, slug, rn_rho="0.5")
     assert other.radio(key=key).value is None and any(b.key == f"{key}__button" for b in other.button)
+
+
+def test_an_exercise_answer_is_graded_on_the_numbers_it_was_typed_for_until_asked_again():
+    slug = "scaled_formula"
+    at = open_page(slug)
+    exercise = controls.exercise_key(slug, "top_weight")
+
+    def shown() -> tuple[list[str], list[str]]:
+        prompts = [m for m in texts(at).split("\n") if m.startswith("**Work it out by hand.**")]
+        feedback = [s.value for s in at.success] + [e.value for e in at.error]
+        return prompts, [f for f in feedback if f.startswith(("Correct:", "Not quite:"))]
+
+    before_prompt, _ = shown()
+    at.number_input(key=exercise).set_value(0.5).run()                        # right or wrong: graded below
+    prompts, verdict_before = shown()
+    assert prompts == before_prompt and len(verdict_before) == 1
+    at.text_area(key="sf_q").set_value("3, 0, 1, 2").run()                    # new scores, new right answer
+    assert not at.exception
+    prompts, verdict_after = shown()
+    assert prompts == before_prompt and verdict_after == verdict_before       # the same question, the same verdict
+    again = at.button(key=f"{exercise}__again")
+    again.click().run()
+    prompts, verdict_now = shown()
+    assert prompts and prompts != before_prompt and not verdict_now
+    assert at.number_input(key=exercise).value is None

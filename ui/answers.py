@@ -30,15 +30,16 @@ def held(key: str) -> dict | None:
     return kept
 
 
-def hold(key: str, question: Check | None, answer: object) -> None:
+def hold(key: str, question: object, answer: object) -> None:
     """Keep the learner's answer, with the question exactly as it was asked, outside the widget's own state."""
     st.session_state[held_key(key)] = {"question": question, "answer": answer}
 
 
-def forget(slug: str, item: str, key: str, revealed_key: str) -> None:
-    """"Predict again": the learner lets go of a committed prediction to answer the question as it is now."""
+def forget(slug: str, item: str, key: str, revealed_key: str | None) -> None:
+    """"Predict again": the learner lets go of a committed answer to answer the question as it is now."""
     for k in (key, revealed_key, held_key(key)):
-        st.session_state.pop(k, None)
+        if k is not None:
+            st.session_state.pop(k, None)
     progress.release(slug, item)
 
 

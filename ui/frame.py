@@ -250,19 +250,30 @@ class Frame:
         return True
 
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
-        """A number to work out by hand, checked against ``answer`` within the lesson's tolerance."""
+        """A number to work out by hand, checked against ``answer`` within the lesson's tolerance.
+
+        A typed answer stays with the exercise as it was asked (its numbers and its answer): when the controls
+        move, it is still graded on that one, until the learner asks for the exercise at the new settings.
+        """
         ex = self.text.exercises[exercise_id]
-        values = {"answer": answer, **values}
+        now = Exercise(fill(ex.prompt, answer=answer, **values), answer, {"answer": answer, **values})
+        key = controls.exercise_key(self.slug, ex.id)
         with st.container(border=True):
-            st.markdown(f"**Work it out by hand.** {fill(ex.prompt, **values)}")
-            key = controls.exercise_key(self.slug, ex.id)
-            _held(key)
+            held = _held(key)
+            asked: Exercise = held["question"] if held else now
+            st.markdown(f"**Work it out by hand.** {asked.prompt}")
             guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001, key=key)
             if guess is None:
+                st.session_state.pop(_held_key(key), None)      # cleared: the next answer is to the exercise now
                 return None
-            _hold(key, None, guess)
-            correct = abs(guess - answer) <= ex.tolerance
-            verdict(correct, fill(ex.right if correct else ex.wrong, guess=guess, **values))
+            _hold(key, asked, guess)
+            correct = abs(guess - asked.answer) <= ex.tolerance
+            verdict(correct, fill(ex.right if correct else ex.wrong, guess=guess, **asked.values))
+            if asked != now:
+                st.caption("Your answer stays with the numbers above, as they were when you typed it; the controls "
+                           "have moved since, and the page below follows them.")
+                st.button("Work it out again at these settings", key=f"{key}__again", on_click=_forget_answer,
+                          args=(self.slug, f"exercise:{ex.id}", key, None), icon=":material/restart_alt:")
         progress.record(self.slug, f"exercise:{ex.id}", correct)
         return correct
 
@@ -346,7 +357,16 @@ class Frame:
                 + ", ".join(names) + ".", icon=":material/link_off:")
 
 
-_held, _hold, _forget_answer, _digest = answers.held, answers.hold, answers.forget, answers.digest
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise as it was asked: its text with the numbers filled in, its answer, and the values behind both."""
+    prompt: str
+    answer: float
+    values: dict = field(default_factory=dict, compare=False)
+
+
+_held_key, _held, _hold = answers.held_key, answers.held, answers.hold
+_forget_answer, _digest = answers.forget, answers.digest
 
 
 def lesson(slug: str) -> Frame:
