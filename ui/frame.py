@@ -162,7 +162,8 @@ class Frame:
         key = controls.check_key(self.slug, c.id)
         poll_id = f"{self.slug}:check:{c.id}"
         asked_now = classroom.class_poll(poll_id)           # the class's question: shown whatever was revealed
-        if asked_now is None and not answers.adopted(key) and self._held_back(after):
+        presenting = classroom.role() == "presenter"       # who may ask the class it before revealing
+        if asked_now is None and not answers.adopted(key) and not presenting and self._held_back(after):
             return None
         with st.container(border=True):
             label = f"**Check yourself.** {c.prompt}"

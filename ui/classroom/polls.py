@@ -15,7 +15,17 @@ import time
 import streamlit as st
 
 from classroom.results import round_label
-from classroom.store import MAX_QUESTION_CHARS, MAX_ROUNDS, Poll, QuestionInfo, RoomError, StoreUnavailable, Tally
+from classroom.store import (
+    MAX_QUESTION_CHARS,
+    MAX_ROUNDS,
+    NotFollowing,
+    NotOpen,
+    Poll,
+    QuestionInfo,
+    RoomError,
+    StoreUnavailable,
+    Tally,
+)
 from figures.class_votes import votes_figure
 from ui import wake
 from ui.classroom.rooms import changed, room_store
@@ -72,10 +82,15 @@ def _send_vote(poll: Poll, widget_key: str) -> None:
         return
     refused = st.session_state.setdefault(_REFUSED, {})
     refused.pop(poll.poll_id, None)
+    if not following():                                   # exploring, or left: only a follower's answer counts
+        refused[poll.poll_id] = NotFollowing.message
+        return
     try:
         room_store().vote(s.code, poll.poll_id, s.me or "", option, time.time())
     except StoreUnavailable:
         refused[poll.poll_id] = f"{RECONNECTING} Your answer was not sent: choose it again in a moment."
+    except NotOpen as err:                                # closed or revealed meanwhile: its radio is going away
+        notice("info", str(err))
     except RoomError as err:                              # each refusal says its own reason (classroom.store)
         refused[poll.poll_id] = str(err)
     except ValueError:                                    # no follower id: this session never joined properly
@@ -169,9 +184,10 @@ def _reveal(poll_id: str) -> None:
         s.poll = (poll_id, s.poll[1], True)
 
 
-def _again(poll_id: str, first: dict[str, int]) -> None:
+def _again(poll_id: str) -> None:
     s = state()
     try:
+        first = room_store().tally(s.code, poll_id, time.time()).counts    # the first vote, as it stands now
         room_store().ask_again(s.code, s.key, poll_id, time.time())
     except RoomError as err:
         notice("warning", str(err))
@@ -265,7 +281,7 @@ def _live_poll(poll_id: str, question: Check) -> None:
                 st.button("Show the results", key=f"_class_show__{poll_id}", on_click=_show, args=(poll_id, number),
                           disabled=offline, icon=":material/bar_chart:")
             st.button("Ask again after discussion", key=f"_class_again__{poll_id}", on_click=_again,
-                      args=(poll_id, tally.counts), disabled=offline or number >= MAX_ROUNDS, icon=":material/forum:",
+                      args=(poll_id,), disabled=offline or number >= MAX_ROUNDS, icon=":material/forum:",
                       help="Peer instruction: neighbours discuss, then the class votes again; both votes are "
                            "charted side by side.")
             st.button("Stop asking", key=f"_class_stop__{poll_id}", on_click=_stop_asking, icon=":material/close:")
