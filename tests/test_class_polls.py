@@ -19,6 +19,7 @@ from devtools.apptest import class_state, texts
 from tests.test_classroom_app import fresh, go, snapshot, start_class
 from tests.test_classroom_store import T0, _make, store, store_factory  # noqa: F401  (fixtures)
 from ui import classroom, controls
+from ui.classroom.polls import answer_key
 from ui.content import load_lesson
 
 PREDICT = "sqrt_dk:predict:spread"
@@ -40,9 +41,9 @@ def class_chart(at) -> dict | None:
     return None if chart is None else json.loads(chart.proto.spec)
 
 
-def vote(st, poll_id: str, option: str):
+def vote(st, poll_id: str, option: str, number: int = 1):
     beat(st)
-    st.radio(key=f"_class_answer__{poll_id}").set_value(option).run()
+    st.radio(key=answer_key(poll_id, number)).set_value(option).run()
     assert not st.exception, [e.value for e in st.exception]
     return st
 
@@ -162,12 +163,13 @@ def test_ask_again_starts_a_fresh_round_charted_beside_the_first():
     assert snapshot(code).poll.round == 2 and not snapshot(code).poll.revealed
     for st in (a, b):
         st.run()
-        radio = st.radio(key=f"_class_answer__{PREDICT}")
+        assert f"_class_answer__{PREDICT}" not in {r.key for r in st.radio}
+        radio = st.radio(key=answer_key(PREDICT, 2))
         assert radio.value is None                                      # their first answer is not shown
         assert "After discussion" in texts(st) and "The answer:" not in texts(st)
         assert next(c.feedback for c in SPREAD.choices if c.text == wrong) not in texts(st)
-    vote(a, PREDICT, right)
-    vote(b, PREDICT, right)
+    vote(a, PREDICT, right, 2)
+    vote(b, PREDICT, right, 2)
     pres.run()
     assert "**2 of 2 answered** · After discussion" in [m.value for m in pres.markdown]
     pres.button(key=f"_class_reveal__{PREDICT}").click().run()

@@ -182,6 +182,7 @@ class Frame:
                               key=key)
             classroom.presenter_poll(poll_id, c)
             if choice is None:
+                classroom.class_summary(poll_id, c)          # revealed to a student who did not answer
                 return None
             _hold(key, asked, choice)
             picked = next(ch for ch in asked.choices if ch.text == choice)
@@ -284,8 +285,8 @@ class Frame:
         followed = classroom.followed_step(self.slug)
         if followed is not None:                          # a following student sees the presenter's stage
             shown = min(max(followed, 1), len(labels))
-            st.container(key="_class_step").caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} "
-                                                    "(the presenter moves the steps)")
+            with st.container(key=f"_class_step__{shown}"):     # ui.classroom.guide scrolls to a new step
+                st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
             return shown
         key = controls.step_key(self.slug)
         if not present.active():

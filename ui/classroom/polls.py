@@ -75,6 +75,11 @@ def my_vote(poll: Poll) -> str | None:
     return kept[1] if kept is not None and kept[0] == poll.round else None
 
 
+def answer_key(poll_id: str, number: int) -> str:
+    """The key of a follower's class radio for round ``number`` of a question."""
+    return f"_class_answer__{poll_id}" + (f"__r{number}" if number > 1 else "")
+
+
 def _send_vote(poll: Poll, widget_key: str) -> None:
     s = state()
     option = st.session_state.get(widget_key)
@@ -107,11 +112,11 @@ def student_poll(poll_id: str, label: str, question: Check) -> bool:
     poll = class_poll(poll_id)
     if poll is None or poll.revealed:
         return False
-    widget_key = f"_class_answer__{poll_id}"
+    # A radio of its own for each round: asked again, the first answer is not shown (a browser keeps a widget's
+    # value while its key stays the same).
+    widget_key = answer_key(poll_id, poll.round)
     kept = st.session_state.get(_VOTES, {}).get(poll_id)
-    if kept is not None and kept[0] != poll.round:        # asked again: the first answer is not shown
-        st.session_state.pop(widget_key, None)
-    elif kept is not None and widget_key not in st.session_state:
+    if kept is not None and kept[0] == poll.round and widget_key not in st.session_state:
         st.session_state[widget_key] = kept[1]            # a run that did not draw it dropped its value
     with st.container(key=QUESTION_KEY):
         st.radio(label, poll.options, index=None, key=widget_key, on_change=_send_vote, args=(poll, widget_key))
