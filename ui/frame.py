@@ -173,7 +173,8 @@ class Frame:
             if asked_now is not None:                       # revealed to the class: the class answer is mine
                 answers.adopt(self.slug, item, key, c, classroom.my_vote(asked_now), once=asked_now.round)
             held = _held(key)
-            kept = None if held or key in st.session_state else progress.held(self.slug, item, question)
+            answered = held or st.session_state.get(key) is not None    # (a run before the progress came: empty)
+            kept = None if answered else progress.held(self.slug, item, question)
             if kept is not None and kept < len(c.choices):   # answered in this browser before a reload
                 st.session_state[key] = c.choices[kept].text
             asked: Check = held["question"] if held else c   # graded on the question as it was answered
@@ -217,6 +218,8 @@ class Frame:
             kept = None if st.session_state.get(revealed_key) else progress.held(self.slug, item, question)
             if kept is not None and kept < len(p.choices):   # revealed in this browser before a reload
                 st.session_state[revealed_key] = True
+                # Over the widget's value too: the run before the browser's progress arrived drew it empty.
+                st.session_state[key] = p.choices[kept].text
                 _hold(key, p, p.choices[kept].text)
             held = _held(key) if st.session_state.get(revealed_key) else None
             asked: Check = held["question"] if held else p    # once revealed, the question as it was answered

@@ -162,9 +162,13 @@ def test_a_question_opens_in_view_with_a_notice_and_results_stay_hidden(polls):
     pg.get_by_role("button", name="Ask the class").first.click()   # the prediction
     _answered(pg, "0 of 3 answered")
     phone = polls.students["phone"]
-    for st in polls.students.values():
-        st.get_by_text("The class is answering a question").wait_for()
-        _class_radio(st, "Predict first").wait_for()
+    for name, st in polls.students.items():
+        try:
+            st.get_by_text("The class is answering a question").wait_for()
+            _class_radio(st, "Predict first").wait_for()
+        except Exception:
+            _shot(st, f"polls_fail_notice_{name}.png", st.viewport_size["width"])
+            raise
         assert "Common trap." not in st.inner_text("body")       # nothing gives it away meanwhile
     # The phone's view was brought to the question: its top inside the screen.
     try:
@@ -211,9 +215,14 @@ def _committed(page) -> int:
 
 
 def _own_prediction_revealed(page, index: int, what: str) -> None:
-    page.locator(OWN_RADIO).first.wait_for()
-    harness.until(lambda: _committed(page) == index, WAIT_MS / 1000, f"the committed prediction on {what}",
-                  every_s=0.25, pause=page.wait_for_timeout)
+    try:
+        page.locator(OWN_RADIO).first.wait_for()
+        harness.until(lambda: _committed(page) == index, WAIT_MS / 1000, f"the committed prediction on {what}",
+                      every_s=0.25, pause=page.wait_for_timeout)
+    except Exception:
+        print(what, page.evaluate("() => localStorage.getItem('attention_progress_v1')"))
+        _shot(page, "polls_fail_committed.png", page.viewport_size["width"])
+        raise
     assert page.get_by_role("button", name="Reveal the answer", exact=True).count() == 0
     page.get_by_text("Common trap.").first.wait_for()           # unlocked: the trap follows the prediction
 

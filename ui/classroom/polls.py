@@ -265,6 +265,8 @@ def _live_poll(poll_id: str, question: Check) -> None:
     s = state()
     asked = s.poll
     if role() != "presenter" or asked is None or asked[0] != poll_id:
+        if role() == "presenter" and wake.fragment_run():
+            st.rerun(scope="app")                         # stopped: "Ask the class" comes back under the question
         return
     options = asked[1]
     read = _read(poll_id)
