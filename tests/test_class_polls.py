@@ -122,6 +122,7 @@ def test_nothing_gives_an_open_question_away():
     ask(pres, PREDICT, st)
     now = texts(st)
     assert "### Takeaways" not in now and TRAP_START not in now
+    assert controls.check_key("sqrt_dk", "why_sqrt") not in {r.key for r in st.radio}
     assert "The class is answering a question" in now
     assert not any(c.proto.id and "fig_raw" in c.proto.id for c in st.get("plotly_chart"))   # gated by predict
     vote(st, PREDICT, SPREAD.choices[0].text)

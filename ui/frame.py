@@ -163,7 +163,10 @@ class Frame:
         poll_id = f"{self.slug}:check:{c.id}"
         asked_now = classroom.class_poll(poll_id)           # the class's question: shown whatever was revealed
         presenting = classroom.role() == "presenter"       # who may ask the class it before revealing
-        if asked_now is None and not answers.adopted(key) and not presenting and self._held_back(after):
+        # Held back while the class answers another question, and on one's own until the predictions are revealed
+        # (unless a class reveal already answered it here).
+        hold = asked_now is None and not presenting and (classroom.asking() is not None or not answers.adopted(key))
+        if hold and self._held_back(after):
             return None
         with st.container(border=True):
             label = f"**Check yourself.** {c.prompt}"

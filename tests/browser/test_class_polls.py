@@ -34,6 +34,8 @@ WHY = load_lesson("sqrt_dk").check("why_sqrt")
 PREDICT, CHECK = "sqrt_dk:predict:spread", "sqrt_dk:check:why_sqrt"
 OWN_RADIO = ".st-key-sqrt_dk__predict__spread"
 RESULTS = '[class*="st-key-_class_results"]'
+PRESENTER_ONLY = ("Show the results", "Ask again after discussion", "Hide results until the reveal",
+                  "Reveal the answer to the class", "Stop asking", "Ask the class")
 QUESTION_IN_VIEW_JS = """() => { const q = document.querySelector('.st-key-_class_question');
     if (!q) return false; const r = q.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight - 80; }"""
 # The presenter's class chart: its traces' names, y labels and counts (null while none is drawn).
@@ -176,6 +178,7 @@ def test_a_question_opens_in_view_with_a_notice_and_results_stay_hidden(polls):
     except Exception:
         _shot(phone, "polls_fail_phone_scroll.png", 390)
         raise
+    phone.locator('[class*="st-key-_class_notice__"]').first.scroll_into_view_if_needed()
     _shot(phone, "polls_student_phone_notice.png", 390)
     right = SPREAD.answer
     wrong = (right + 1) % len(SPREAD.choices)
@@ -246,6 +249,9 @@ def test_the_class_reveal_commits_each_answer_and_it_stays(polls):
     _own_prediction_revealed(phone, right, "the phone after a reload")
     for st in (pg, *polls.students.values()):
         _no_exception(st)
+    for st in polls.students.values():
+        text = st.inner_text("body")
+        assert not [label for label in PRESENTER_ONLY if label in text]
 
 
 # --- honest counts: websocket sessions against the same server ----------------------------------------------------
