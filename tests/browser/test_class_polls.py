@@ -53,8 +53,8 @@ class Polls:
         self.presenter = self._page(1280, 720)
         self.students: dict[str, object] = {}
 
-    def _page(self, width: int, height: int):
-        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme="light")
+    def _page(self, width: int, height: int, scheme: str = "light"):
+        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(WAIT_MS)
@@ -63,7 +63,7 @@ class Polls:
         return page
 
     def join(self, name: str):
-        page = self._page(*SIZES[name])
+        page = self._page(*SIZES[name], scheme="dark" if name == "phone" else "light")   # both themes seen
         page.goto(f"{self.base}/?room={self.code}")
         self.students[name] = page
         return page
@@ -110,6 +110,21 @@ def _wait_chart(page, check) -> list[dict]:
 
     harness.until(ready, WAIT_MS / 1000, "the class chart", every_s=0.25, pause=page.wait_for_timeout)
     return found[-1]
+
+
+def _bring(page, selector: str) -> None:
+    """Scroll ``selector`` into view and wait until it stays there (the guide's scroll may hold another element in
+    view for a moment after a question opens)."""
+    box = page.locator(selector).first
+    still = []
+
+    def stays() -> bool:
+        box.scroll_into_view_if_needed()
+        top = box.bounding_box()["y"]
+        still.append(0 <= top < page.viewport_size["height"] / 2)
+        return len(still) >= 4 and all(still[-4:])
+
+    harness.until(stays, WAIT_MS / 1000, f"{selector} in view", every_s=0.3, pause=page.wait_for_timeout)
 
 
 def _answered(page, text: str) -> None:
@@ -178,7 +193,7 @@ def test_a_question_opens_in_view_with_a_notice_and_results_stay_hidden(polls):
     except Exception:
         _shot(phone, "polls_fail_phone_scroll.png", 390)
         raise
-    phone.locator('[class*="st-key-_class_notice__"]').first.scroll_into_view_if_needed()
+    _bring(phone, '[class*="st-key-_class_notice__"]')
     _shot(phone, "polls_student_phone_notice.png", 390)
     right = SPREAD.answer
     wrong = (right + 1) % len(SPREAD.choices)
@@ -236,6 +251,7 @@ def test_the_class_reveal_commits_each_answer_and_it_stays(polls):
     right = SPREAD.answer
     for name, st in polls.students.items():
         _own_prediction_revealed(st, right, name)
+    _bring(polls.students["phone"], OWN_RADIO)
     _shot(polls.students["phone"], "polls_student_phone_revealed.png", 390)
     pg.get_by_role("button", name="Stop asking").click()
     pg.get_by_role("button", name="Ask the class").first.wait_for()
