@@ -2,7 +2,8 @@
 against the real server: a presenter and three students on a phone (390×844), a laptop (1280×720) and a
 tablet (820×1180).
 
-The tests run in order and share one class (the ``polls`` fixture): a "Check yourself" poll reaches students
+The tests run in order and share one class (the ``polls`` fixture): the presenter's step is brought into a
+phone's view; a "Check yourself" poll reaches students
 who never revealed the page's prediction and is revealed with no votes (its answer marked all the same);
 then the prediction is asked, with results hidden until "Show the results", asked again after discussion
 (both rounds charted side by side), and revealed: each student's page has their class answer committed as
@@ -151,6 +152,15 @@ def test_a_class_follows_the_presenter_to_a_lesson(polls):
         st.wait_for_url(re.compile(r"/sqrt_dk\?.*room=" + polls.code), timeout=WAIT_MS * 2)
         st.get_by_text(f"Following class {polls.code}").wait_for()
     pg.get_by_text("3 students following").wait_for()
+
+
+def test_a_presenters_step_is_brought_into_view(polls):
+    phone = polls.students["phone"]
+    phone.locator('[class*="st-key-_class_step__1"]').first.wait_for()
+    phone.get_by_role("link", name=re.compile("^Next:")).first.scroll_into_view_if_needed()   # far down the page
+    polls.presenter.get_by_role("button", name="Next ▶").click()
+    phone.wait_for_function("""() => { const s = document.querySelector('[class*="st-key-_class_step__2"]');
+        if (!s) return false; const r = s.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; }""")
 
 
 def test_a_check_poll_reaches_students_who_never_revealed_and_its_answer_is_marked_with_no_votes(polls):
