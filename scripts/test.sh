@@ -29,7 +29,6 @@ fi
 
 python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python -m ruff check .
-python -m scripts.input_inventory --check      # docs/INPUTS.md and assets/lessons/control_labels.toml match the pages
 
 tier=()
 if [ "$fast" = 1 ]; then

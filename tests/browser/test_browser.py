@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from devtools import harness
+from devtools import harness, layout
 from tests.browser.conftest import SCREENSHOTS
 from ui.content import load_lesson, page_index
 
@@ -22,6 +22,10 @@ CLICKER_READY_JS = "() => window.__attnStepsInstalled && !!document.querySelecto
 # Every expander in the lesson is open and has mounted its content (KaTeX typesets as the markdown mounts).
 EXPANDERS_OPEN_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stExpander] details')]
   .every(d => d.open && d.querySelector('[data-testid=stExpanderDetails] [data-testid=stElementContainer]'))"""
+WITHOUT_CHARTS = {"home", "glossary"}            # the lesson map and the glossary: text only
+# Pages whose first slider drives only charts that its prediction holds back until the reveal (a chart shown
+# earlier would give the answer away): there the test reveals first, as a learner would before exploring.
+REVEAL_FIRST = {"positional_encoding"}             # the Shuffle slider: its shuffled heatmap is the answer
 IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
@@ -44,8 +48,12 @@ def test_every_page_renders_without_exception_or_console_error(server, page, slu
 def test_moving_the_first_control_redraws_the_chart_with_new_data(server, page, slug):
     pg, problems = page
     open_page(pg, problems, server, slug)
-    if not pg.locator(".js-plotly-plot").count():
+    if slug in WITHOUT_CHARTS:
         pytest.skip(f"{slug} has no Plotly chart")
+    # Charts mount after the script run that sends them: wait for one rather than count too early and skip.
+    pg.locator(".js-plotly-plot").first.wait_for(state="attached", timeout=30_000)
+    if slug in REVEAL_FIRST:
+        assert layout.reveal_predictions(pg, problems.runs) >= 1
     before, runs = harness.chart_data(pg), problems.runs.finished
     moved = harness.move_first_control(pg)
     if moved is None:
