@@ -158,7 +158,7 @@ class MemoryRoomStore(MemoryChecks):
         poll = None
         if room.poll_id is not None:
             state = room.polls[room.poll_id]
-            poll = Poll(room.poll_id, state.options, state.revealed)
+            poll = Poll(room.poll_id, state.options, state.revealed, max(1, len(state.asked)))
         check = None
         if room.check is not None:
             check_id, ids, round_ = room.check

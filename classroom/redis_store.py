@@ -242,8 +242,9 @@ class RedisRoomStore(Changes):
 
     @_mapped
     def snapshot(self, code: str, now: float) -> Snapshot:
-        version, page, step, controls, poll_id, options, revealed, check, shown = self._run("snapshot", code, now)
-        poll = Poll(poll_id, tuple(json.loads(options)), bool(revealed)) if poll_id and options else None
+        version, page, step, controls, poll_id, options, revealed, check, shown, rounds = self._run("snapshot", code, now)
+        poll = (Poll(poll_id, tuple(json.loads(options)), bool(revealed), int(rounds))
+                if poll_id and options else None)
         if check:
             spec = json.loads(check)
             check = Check(spec["id"], tuple(spec["polls"]), int(spec["round"]), bool(shown))

@@ -236,6 +236,7 @@ class Poll:
     poll_id: str                   # e.g. "scaled_formula:predict:tie"
     options: tuple[str, ...]
     revealed: bool = False
+    round: int = 1                 # 2 once asked again ("After discussion"): a follower answers afresh
 
 
 @dataclass(frozen=True)

@@ -435,6 +435,8 @@ def test_a_poll_counts_answers_changes_and_reveals_on_every_screen():
     assert counts == {o: (3 if i == 1 else 0) for i, o in enumerate(options)}
     pres.run()
     assert "**3 of 3 answered**" in [m.value for m in pres.markdown]
+    assert not any("_class_chart" in c.proto.id for c in pres.get("plotly_chart"))   # hidden until shown
+    pres.button(key=f"_class_show__{POLL}").click().run()
     chart = next(c for c in pres.get("plotly_chart") if "_class_chart" in c.proto.id)
     import json
 
@@ -446,7 +448,9 @@ def test_a_poll_counts_answers_changes_and_reveals_on_every_screen():
     for st in students:
         st.run()
         assert f"The answer:** {literal(right, 200)}" in texts(st)
-        assert st.radio(key=f"_class_answer__{POLL}").disabled
+        # the class answer is the student's own prediction, revealed as their own reveal would
+        assert st.radio(key=controls.prediction_key("sqrt_dk", "spread")).value == options[1]
+        assert st.session_state[controls.revealed_key("sqrt_dk", "spread")]
         assert any("_class_chart" in c.proto.id for c in st.get("plotly_chart"))
     assert not classroom.room_store().answer(code, POLL, "late", options[0], time.time())
 

@@ -105,6 +105,11 @@ def drawn() -> dict[str, list[go.Figure]]:
         right = next(i for i, c in enumerate(check.choices) if c.correct)
         classroom_figures.poll_figure(options, counts)
         classroom_figures.poll_figure(options, counts, right)
+        import figures.class_votes as class_votes  # ui.classroom.polls: hidden answer, revealed, two rounds
+
+        class_votes.votes_figure(options, (counts,))
+        class_votes.votes_figure(options, (counts,), right)
+        class_votes.votes_figure(options, (counts, counts), right)
     finally:
         for module, name, original in saved:
             setattr(module, name, original)

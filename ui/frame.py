@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from ui import classroom, content, controls, entry, navigation, present, progress, warm
+from ui import answers, classroom, content, controls, entry, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
 from ui.links import control_label, link_matches_state, view_link
 
@@ -111,6 +111,7 @@ class Frame:
 
     def header(self) -> None:
         t = self.text
+        classroom.guide()                    # a follower: "The class is answering a question", and the scroll
         self.heading()
         # A tampered link's notice goes here, near the top, once the page's controls have all been made.
         self._notice = st.empty()
@@ -135,6 +136,11 @@ class Frame:
 
         ``after`` names those predictions; None means every prediction of the lesson.
         """
+        if classroom.asking() is not None:                   # the class is answering: nothing gives it away
+            if not self._said_wait:
+                self._said_wait = True
+                st.caption("The common trap and a check follow once the presenter reveals the class's answer.")
+            return True
         waiting = [p for p in (self.text.predictions if after is None else after) if not self.revealed(p)]
         if waiting and not self._said_wait:                  # one notice for the trap and the check below it
             self._said_wait = True
@@ -152,18 +158,26 @@ class Frame:
 
         Held back, like the trap, until the predictions named in ``after`` (all, by default) are revealed.
         """
-        if self._held_back(after):
-            return None
         c = self.text.check(check_id).with_values(**values)
         key = controls.check_key(self.slug, c.id)
         poll_id = f"{self.slug}:check:{c.id}"
+        asked_now = classroom.class_poll(poll_id)           # the class's question: shown whatever was revealed
+        presenting = classroom.role() == "presenter"       # who may ask the class it before revealing
+        # Held back while the class answers another question, and on one's own until the predictions are revealed
+        # (unless a class reveal already answered it here).
+        hold = asked_now is None and not presenting and (classroom.asking() is not None or not answers.adopted(key))
+        if hold and self._held_back(after):
+            return None
         with st.container(border=True):
             label = f"**Check yourself.** {c.prompt}"
             if classroom.student_poll(poll_id, label, c):    # the class is asked this one: answer for the room
                 return None
             item, question = f"check:{c.id}", _digest(c)
+            if asked_now is not None:                       # revealed to the class: the class answer is mine
+                answers.adopt(self.slug, item, key, c, classroom.my_vote(asked_now), once=asked_now.round)
             held = _held(key)
-            kept = None if held or key in st.session_state else progress.held(self.slug, item, question)
+            answered = held or st.session_state.get(key) is not None    # (a run before the progress came: empty)
+            kept = None if answered else progress.held(self.slug, item, question)
             if kept is not None and kept < len(c.choices):   # answered in this browser before a reload
                 st.session_state[key] = c.choices[kept].text
             asked: Check = held["question"] if held else c   # graded on the question as it was answered
@@ -172,6 +186,7 @@ class Frame:
                               key=key)
             classroom.presenter_poll(poll_id, c)
             if choice is None:
+                classroom.class_summary(poll_id, c)          # revealed to a student who did not answer
                 return None
             _hold(key, asked, choice)
             picked = next(ch for ch in asked.choices if ch.text == choice)
@@ -179,6 +194,7 @@ class Frame:
             verdict(picked.correct, picked.feedback)
             if picked.correct and asked.explanation:
                 st.markdown(asked.explanation.strip())
+            classroom.class_summary(poll_id, c)
         progress.record(self.slug, f"check:{c.id}", picked.correct)
         return picked.correct
 
@@ -198,11 +214,15 @@ class Frame:
         with st.container(border=True):
             label = f"**Predict first.** {p.prompt}"
             if classroom.student_poll(poll_id, label, p):    # the class is asked this one: answer for the room
-                return bool(classroom.poll_revealed(poll_id))
+                return False
             item, question = f"predict:{p.id}", _digest(p)
+            if (asked_now := classroom.class_poll(poll_id)) is not None:   # revealed to the class: as my own reveal
+                answers.adopt(self.slug, item, key, p, classroom.my_vote(asked_now), revealed_key, once=asked_now.round)
             kept = None if st.session_state.get(revealed_key) else progress.held(self.slug, item, question)
             if kept is not None and kept < len(p.choices):   # revealed in this browser before a reload
                 st.session_state[revealed_key] = True
+                # Over the widget's value too: the run before the browser's progress arrived drew it empty.
+                st.session_state[key] = p.choices[kept].text
                 _hold(key, p, p.choices[kept].text)
             held = _held(key) if st.session_state.get(revealed_key) else None
             asked: Check = held["question"] if held else p    # once revealed, the question as it was answered
@@ -234,6 +254,7 @@ class Frame:
                            "moved since, and the page below follows them.")
                 st.button("Predict again at these settings", key=f"{key}__again", on_click=_forget_answer,
                           args=(self.slug, item, key, revealed_key), icon=":material/restart_alt:")
+            classroom.class_summary(poll_id, p)
         return True
 
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
@@ -270,7 +291,8 @@ class Frame:
         followed = classroom.followed_step(self.slug)
         if followed is not None:                          # a following student sees the presenter's stage
             shown = min(max(followed, 1), len(labels))
-            st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
+            with st.container(key=f"_class_step__{shown}"):     # ui.classroom.guide scrolls to a new step
+                st.caption(f"Step {shown} of {len(labels)}: {labels[shown - 1]} (the presenter moves the steps)")
             return shown
         key = controls.step_key(self.slug)
         if not present.active():
@@ -302,10 +324,10 @@ class Frame:
         if t.more:
             with st.expander("More context and the mechanics"):
                 st.markdown(t.more.strip())
-        with self._folded("Takeaways and what comes next"):
-            # One element, not three: every element costs the server a little on every run.
-            st.markdown("### Takeaways\n\n" + "\n".join(f"- **{title}.** {body}" for title, body in t.takeaways)
-                        + f"\n\n**Next connection.** {t.next_text}")
+        if classroom.asking() is not None:                   # they would give the class's question away
+            st.caption("The takeaways follow once the presenter reveals the class's answer.")
+        else:
+            self._takeaways()
         before, after = neighbours(self.slug)
         cols = st.columns(2)
         if before is not None:
@@ -324,6 +346,13 @@ class Frame:
                 st.code(view_link(self.slug), language=None, wrap_lines=True)
         classroom.publish(self.slug)                     # a presenter's class follows this run's view
         progress.sync({p.slug for p in content.page_index()})
+
+    def _takeaways(self) -> None:
+        t = self.text
+        with self._folded("Takeaways and what comes next"):
+            # One element, not three: every element costs the server a little on every run.
+            st.markdown("### Takeaways\n\n" + "\n".join(f"- **{title}.** {body}" for title, body in t.takeaways)
+                        + f"\n\n**Next connection.** {t.next_text}")
 
     def _link_notice(self) -> None:
         """Streamlit drops a bound parameter it cannot use; say so, so a tampered link is not silent."""
@@ -344,36 +373,8 @@ class Exercise:
     values: dict = field(default_factory=dict, compare=False)
 
 
-def _held_key(key: str) -> str:
-    return controls.private_key("held", key)
-
-
-def _held(key: str) -> dict | None:
-    """The answer committed in the widget ``key`` (and the question it answered), put back into the widget's
-    state when Streamlit dropped it: a widget a run did not draw (bad input above it, a section held back)
-    loses its value, and the learner's answer must not go with it."""
-    held = st.session_state.get(_held_key(key))
-    if held is not None and key not in st.session_state:
-        st.session_state[key] = held["answer"]
-    return held
-
-
-def _hold(key: str, question: Check | Exercise | None, answer: object) -> None:
-    """Keep the learner's answer, with the question exactly as it was asked, outside the widget's own state."""
-    st.session_state[_held_key(key)] = {"question": question, "answer": answer}
-
-
-def _forget_answer(slug: str, item: str, key: str, revealed_key: str | None) -> None:
-    """"Predict again": the learner lets go of a committed answer to answer the question as it is now."""
-    for k in (key, revealed_key, _held_key(key)):
-        if k is not None:
-            st.session_state.pop(k, None)
-    progress.release(slug, item)
-
-
-def _digest(question: Check) -> str:
-    """Which question an answer belongs to: its prompt and options as asked."""
-    return progress.digest(question.prompt, *(c.text for c in question.choices))
+_held_key, _held, _hold = answers.held_key, answers.held, answers.hold
+_forget_answer, _digest = answers.forget, answers.digest
 
 
 def lesson(slug: str) -> Frame:

@@ -164,6 +164,7 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
         # label 0 is the question itself: two students pick the first option, one the second
         box.locator("label").nth(1 + (i == 2)).click()
     pg.get_by_text("3 of 3 answered").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    pg.get_by_role("button", name="Show the results").click()       # hidden until shown (peer instruction)
     counts = pg.wait_for_function("""() => {
         const el = [...document.querySelectorAll('.js-plotly-plot')]
             .find(p => p.layout

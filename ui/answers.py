@@ -1,0 +1,75 @@
+"""A learner's committed answers to a lesson's questions, kept outside the widgets that show them.
+
+``hold`` keeps an answer with the question exactly as it was asked; ``held`` puts it back into its widget
+when Streamlit dropped the widget's state (a run that did not draw it). ``adopt`` makes a following
+student's class answer, once the presenter revealed it to the class, the student's own answer: committed,
+kept in the browser (``ui.progress``) and recorded, exactly as if they had chosen it on the page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import controls, progress
+from ui.content import Check
+
+_ADOPTED = "_class_adopted"          # frame keys of the questions a class reveal committed in this session
+
+
+def held_key(key: str) -> str:
+    return controls.private_key("held", key)
+
+
+def held(key: str) -> dict | None:
+    """The answer committed in the widget ``key`` (and the question it answered), put back into the widget's
+    state when Streamlit dropped it: a widget a run did not draw (bad input above it, a section held back)
+    loses its value, and the learner's answer must not go with it."""
+    kept = st.session_state.get(held_key(key))
+    if kept is not None and key not in st.session_state:
+        st.session_state[key] = kept["answer"]
+    return kept
+
+
+def hold(key: str, question: object, answer: object) -> None:
+    """Keep the learner's answer, with the question exactly as it was asked, outside the widget's own state."""
+    st.session_state[held_key(key)] = {"question": question, "answer": answer}
+
+
+def forget(slug: str, item: str, key: str, revealed_key: str | None) -> None:
+    """"Predict again": the learner lets go of a committed answer to answer the question as it is now."""
+    for k in (key, revealed_key, held_key(key)):
+        if k is not None:
+            st.session_state.pop(k, None)
+    progress.release(slug, item)
+
+
+def digest(question: Check) -> str:
+    """Which question an answer belongs to: its prompt and options as asked."""
+    return progress.digest(question.prompt, *(c.text for c in question.choices))
+
+
+def adopted(key: str) -> bool:
+    """True once a class reveal committed this question's answer (or revealed it) in this session."""
+    return key in st.session_state.get(_ADOPTED, set())
+
+
+def adopt(slug: str, item: str, key: str, question: Check, choice: str | None, revealed_key: str | None = None,
+          *, once: object = None) -> None:
+    """The presenter revealed ``question`` to the class: commit this follower's class answer ``choice`` (None
+    when they did not answer) as their own, and for a prediction mark it revealed, as their own "Reveal the
+    answer" would. ``once`` (the question's round) makes a rerun of the same reveal change nothing.
+    Recording the first answer of a question reruns the app (``progress.record``), like a learner's own."""
+    done = st.session_state.setdefault(_ADOPTED, set())
+    if (key, once) in done:
+        return
+    done.update({(key, once), key})
+    if revealed_key is not None:
+        st.session_state[revealed_key] = True
+    texts = [c.text for c in question.choices]
+    if choice is None or choice not in texts:
+        return
+    st.session_state[key] = choice
+    hold(key, question, choice)
+    index = texts.index(choice)
+    progress.hold(slug, item, index, digest(question))
+    progress.record(slug, item, question.choices[index].correct)
