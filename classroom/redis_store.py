@@ -242,7 +242,8 @@ class RedisRoomStore(Changes):
 
     @_mapped
     def snapshot(self, code: str, now: float) -> Snapshot:
-        version, page, step, controls, poll_id, options, revealed, check, shown, rounds = self._run("snapshot", code, now)
+        fields = self._run("snapshot", code, now)
+        version, page, step, controls, poll_id, options, revealed, check, shown, rounds = fields
         poll = (Poll(poll_id, tuple(json.loads(options)), bool(revealed), int(rounds))
                 if poll_id and options else None)
         if check:

@@ -22,7 +22,7 @@ def say(name: str, value: object) -> None:
     st.markdown(f"probe {name}: {value}")
 
 
-@st.cache_resource
+@st.cache_resource(max_entries=1)
 def idle() -> list[bool]:
     """private.running(session) as each wake found it (False: the run was over), kept across runs."""
     return []

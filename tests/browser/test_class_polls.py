@@ -34,14 +34,14 @@ SPREAD = load_lesson("sqrt_dk").predictions["spread"]
 WHY = load_lesson("sqrt_dk").check("why_sqrt")
 PREDICT, CHECK = "sqrt_dk:predict:spread", "sqrt_dk:check:why_sqrt"
 OWN_RADIO = ".st-key-sqrt_dk__predict__spread"
-RESULTS = '[class*="st-key-_class_results"]'
+RESULTS = '[class*="st-key-_class_tally"]'
 PRESENTER_ONLY = ("Show the results", "Ask again after discussion", "Hide results until the reveal",
                   "Reveal the answer to the class", "Stop asking", "Ask the class")
 QUESTION_IN_VIEW_JS = """() => { const q = document.querySelector('.st-key-_class_question');
     if (!q) return false; const r = q.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight - 80; }"""
 # The presenter's class chart: its traces' names, y labels and counts (null while none is drawn).
 CHART_JS = """() => {
-    const box = document.querySelector('[class*="st-key-_class_results"]');
+    const box = document.querySelector('[class*="st-key-_class_tally"]');
     const el = box && box.querySelector('.js-plotly-plot');
     if (!el || !el.data) return null;
     return JSON.stringify(el.data.map(t => ({name: t.name || '', y: Array.from(t.y), x: Array.from(t.x)})));

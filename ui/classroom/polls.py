@@ -270,7 +270,7 @@ def _live_poll(poll_id: str, question: Check) -> None:
         return
     options = asked[1]
     read = _read(poll_id)
-    with st.container(key="_class_results"):
+    with st.container(key="_class_tally"):
         if read is None:                                  # the store is away: no counts to trust, no action
             st.markdown(f":material/sync: **{RECONNECTING}**")
             poll, tally, offline = None, Tally({}, 0, 0), True
