@@ -36,7 +36,7 @@ def share_right_figure(questions: list[str], rounds: dict[str, list[float | None
                        "hovertemplate": f"%{{customdata}}<br>{escape(label)}: %{{text}}<extra></extra>"})
     row = 26 * max(len(rounds), 1) + 14
     left = text_px(labels) + 28
-    return figure(traces, title, "percent right", "", height=max(len(labels), 1) * row + 110,
+    return figure(traces, title, "percent right", "question", height=max(len(labels), 1) * row + 110,
                   legend=len(rounds) > 1, override={"margin": {"l": left, "r": 56}},
                   xaxis={"range": [0, 115], "tickvals": [0, 25, 50, 75, 100]},
                   yaxis={"autorange": "reversed"}, barmode="group", bargap=0.25)
