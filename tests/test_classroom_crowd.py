@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from classroom.store import FOLLOWER_TTL_S, MAX_FOLLOWERS
 from devtools import harness
 from devtools.ws_client import Client, start_class
+from tests.test_classroom_floods import _browser_says
 
 pytestmark = pytest.mark.slow
 
@@ -28,6 +30,7 @@ async def _join(ws_url: str, code: str, name: str) -> Client:
     student = Client(ws_url, name, query=f"room={code}")
     await student.open()
     await student.run(timeout=JOIN_S)
+    await _browser_says(student, uuid.uuid4().hex)     # a join waits for the browser's own follower id
     return student
 
 
