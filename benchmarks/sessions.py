@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from benchmarks.redraw import press
 from benchmarks.report import TARGETS, ok, pct
-from devtools import harness
+from devtools import harness, ws_client
 
 
 @dataclass
@@ -151,12 +151,7 @@ async def session(ws_url: str, script: Script, out: Load, window: Window, pace: 
             window.arrived()
 
 
-def run_in_thread(coro):
-    """asyncio.run in a thread of its own: Playwright's sync API already runs a loop in this one."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+run_in_thread = ws_client.run
 
 
 def load(base: str, scripts: list[Script], n: int, seconds: float, pace: float = 1.0) -> Load:

@@ -15,8 +15,8 @@ import threading
 from dataclasses import dataclass, field
 
 from classroom import results as cr
-from classroom.memory_checks import MemoryChecks
-from classroom.memory_polls import PollState, freeze, live_tally, next_round, record, results_of
+from classroom.memory_polls import PollState, results_of
+from classroom.memory_questions import MemoryQuestions
 from classroom.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -32,23 +32,16 @@ from classroom.store import (
     ROOM_IDLE_S,
     ROOM_TTL_S,
     Check,
-    NoSuchOption,
-    NotOpen,
     NotPresenter,
     Poll,
-    QuestionInfo,
     RateLimited,
     RoomFull,
     RoomLocked,
     Snapshot,
-    Tally,
     UnknownRoom,
-    VotersFull,
     address_id,
     check_controls,
     check_follower_id,
-    check_poll,
-    check_question,
     normal_code,
 )
 from classroom.throttle import Counts
@@ -57,7 +50,6 @@ _LOGGER = logging.getLogger(__name__)
 MAX_KEPT_RESULTS = 4 * MAX_ROOMS                   # ended classes' results kept at once (24 hours each)
 
 UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
-NOT_ASKED = "That question was not asked in this class."
 
 
 def _key_hash(key: str) -> bytes:
@@ -98,7 +90,7 @@ class _Listening:
             self._listeners.remove(self._on_change)
 
 
-class MemoryRoomStore(MemoryChecks):
+class MemoryRoomStore(MemoryQuestions):
     """``classroom.store.RoomStore`` in one process's memory."""
 
     def __init__(self, max_rooms: int = MAX_ROOMS, max_followers: int = MAX_FOLLOWERS,
@@ -278,92 +270,6 @@ class MemoryRoomStore(MemoryChecks):
     def locked(self, code: str, now: float) -> bool:
         with self._lock:
             return self._live(code, now).locked
-
-    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float, *,
-                  info: QuestionInfo | None = None) -> int:
-        options = check_poll(poll_id, options)
-        info = check_question(info, options)
-        with self._lock:
-            room = self._presenting(code, key, now)
-            state = room.polls.get(poll_id)
-            if state is None or state.options != options:
-                if state is None and len(room.polls) >= self.max_polls:
-                    raise RoomFull(f"This class has asked its {self.max_polls} questions; "
-                                   "start a new class to ask more.")
-                room.polls[poll_id] = PollState(options, dict.fromkeys(options, 0), info=info, asked=[now])
-            elif room.poll_id == poll_id:
-                return room.version                     # already the open question: nothing changed
-            room.poll_id = poll_id
-            room.version += 1
-            return room.version
-
-    def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
-        with self._lock:
-            room = self._presenting(code, key, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
-            next_round(state, now)
-            room.poll_id = poll_id
-            room.version += 1
-            return room.version
-
-    def close_poll(self, code: str, key: str, now: float) -> int:
-        with self._lock:
-            room = self._presenting(code, key, now)
-            if room.poll_id is not None:
-                room.poll_id = None
-                room.version += 1
-            return room.version
-
-    def answer(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> bool:
-        """The original, lenient vote: any id, live or not; False for any refusal. ``vote`` is the honest one."""
-        if not isinstance(option, str) or not isinstance(poll_id, str):
-            return False
-        check_follower_id(follower_id)
-        with self._lock:
-            room = self._live(code, now)
-            try:
-                record(room.polls.get(poll_id), room.is_open(poll_id), follower_id, option, None, self.max_followers)
-            except (NotOpen, NoSuchOption, VotersFull):
-                return False
-            return True
-
-    def vote(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> None:
-        check_follower_id(follower_id)
-        with self._lock:
-            room = self._live(code, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            record(state, room.is_open(poll_id), follower_id, option, room.live_followers(now), self.max_followers)
-
-    def tally(self, code: str, poll_id: str, now: float) -> Tally:
-        with self._lock:
-            room = self._live(code, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
-            return state.final or live_tally(state, room.live_followers(now))
-
-    def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
-        with self._lock:
-            room = self._rooms.get(normal_code(code) or "")
-            state = room.polls.get(poll_id) if room is not None and isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
-            return dict(state.counts)
-
-    def reveal_poll(self, code: str, key: str, poll_id: str, now: float) -> int:
-        with self._lock:
-            room = self._presenting(code, key, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
-            if room.poll_id == poll_id and state.revealed:
-                return room.version
-            freeze(state, room.live_followers(now))         # counts only from here on
-            room.poll_id = poll_id
-            room.version += 1
-            return room.version
 
     def results(self, code: str, key: str, now: float) -> cr.ClassResults:
         normal = normal_code(code) or ""

@@ -32,8 +32,6 @@ Round trips: a follower's version check is one HMGET. Everything else is one EVA
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import hmac
 import json
 import secrets
@@ -43,50 +41,41 @@ import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from classroom import redis_lua as lua
-from classroom import results as cr
+from classroom import redis_lua as lua, results as cr
+from classroom.redis_calls import RETRY_AFTER_S, key_hash as _key_hash, mapped as _mapped
 from classroom.redis_changes import Changes, changed_room
 from classroom.redis_lua import REDIS_TTL_S
+from classroom.redis_questions import NOT_ASKED, RedisQuestions
 from classroom.redis_scripts import SCRIPTS
 from classroom.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
     LIVE_CLASSES_PER_ADDRESS,
     MAX_FOLLOWERS,
-    MAX_NAME_CHARS,
-    MAX_OPTION_CHARS,
     MAX_POLLS,
     MAX_ROOMS,
     MAX_ROUNDS,
     ROOM_IDLE_S,
     Check,
-    CheckQuestion,
     NoSuchOption,
     NotFollowing,
     NotOpen,
     NotPresenter,
     Poll,
-    QuestionInfo,
     RateLimited,
     RoomError,
     RoomFull,
     RoomLocked,
     Snapshot,
-    StoreUnavailable,
-    Tally,
     UnknownRoom,
     VotersFull,
     address_id,
     check_controls,
     check_follower_id,
-    check_poll,
-    check_question,
-    check_questions,
     normal_code,
 )
 
 UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
-NOT_ASKED = "That question was not asked in this class."
 REFUSED = {
     lua.UNKNOWN: (UnknownRoom, UNKNOWN),
     lua.EXPIRED: (UnknownRoom, "That class has ended: its presenter has been away for over 4 hours."),
@@ -101,38 +90,6 @@ REFUSED = {
     lua.NO_CHECK: (UnknownRoom, "No check is open in this class."),
 }
 
-# Redis down, restarting or loading its data (BusyLoadingError is a ConnectionError), or a replica
-# that cannot take writes: the lesson keeps working and the page says it is reconnecting.
-_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.ReadOnlyError)
-RETRY_AFTER_S = 1.0     # after a failure, calls fail at once for this long; then one call tries Redis again
-
-
-def _mapped(method):
-    """Redis unreachable -> StoreUnavailable. A hung Redis makes each call wait for its timeout, so after
-    one failure the store answers StoreUnavailable at once for RETRY_AFTER_S (a circuit breaker): a
-    replica's hundred followers then cost one timed-out call a second, not a hundred."""
-
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        if time.monotonic() < self._down_until:
-            raise StoreUnavailable("Reconnecting to the class…")
-        try:
-            return method(self, *args, **kwargs)
-        except _UNREACHABLE as e:
-            self._down_until = time.monotonic() + RETRY_AFTER_S
-            raise StoreUnavailable("Reconnecting to the class…") from e
-
-    return wrapper
-
-
-def _key_hash(key: object) -> str:
-    """SHA-256 of the key; a value that cannot be a key gets a hash no room holds (the scripts still
-    check that the room exists first, so an unknown room is reported as such)."""
-    if not isinstance(key, str) or not 0 < len(key) <= 64:
-        return "-"
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _controls_json(controls: dict[str, list[str]]) -> str:
     """One spelling per view, so an unchanged view compares equal and keeps its version."""
     return json.dumps(controls, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -142,7 +99,7 @@ def _t(now: float) -> str:
     return repr(float(now))
 
 
-class RedisRoomStore(Changes):
+class RedisRoomStore(RedisQuestions, Changes):
     """``classroom.store.RoomStore`` on one Redis (the module docstring has the layout)."""
 
     def __init__(self, client: redis.Redis, max_rooms: int = MAX_ROOMS, max_followers: int = MAX_FOLLOWERS,
@@ -285,108 +242,11 @@ class RedisRoomStore(Changes):
         return self._run("locked", code, now) == 1
 
     @_mapped
-    def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float, *,
-                  info: QuestionInfo | None = None) -> int:
-        options = check_poll(poll_id, options)
-        info = check_question(info, options)
-        return self._run("open_poll", code, now, _key_hash(key), poll_id,
-                         json.dumps(list(options), ensure_ascii=False), self.max_polls, _meta(info, now))
-
-    @_mapped
-    def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
-        self._room(code)
-        if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:
-            raise UnknownRoom(NOT_ASKED)
-        return self._run("ask_again", code, now, _key_hash(key), poll_id)
-
-    @_mapped
-    def close_poll(self, code: str, key: str, now: float) -> int:
-        return self._run("close_poll", code, now, _key_hash(key))
-
-    @_mapped
-    def answer(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> bool:
-        """The original, lenient vote: any id, live or not; False for any refusal. ``vote`` is the honest one."""
-        if not isinstance(option, str) or not isinstance(poll_id, str):
-            return False
-        check_follower_id(follower_id)
-        self._room(code)
-        if len(poll_id) > MAX_NAME_CHARS or len(option) > MAX_OPTION_CHARS:
-            return False                               # cannot be the open question's option: not sent
-        try:
-            return self._run("vote", code, now, poll_id, follower_id, option, self.max_followers, "0") == 1
-        except (NotOpen, NoSuchOption, VotersFull):
-            return False
-
-    @_mapped
-    def vote(self, code: str, poll_id: str, follower_id: str, option: str, now: float) -> None:
-        check_follower_id(follower_id)
-        self._room(code)
-        if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:
-            raise NotOpen()
-        if not isinstance(option, str) or not 0 < len(option) <= MAX_OPTION_CHARS:
-            self._run("vote", code, now, poll_id, follower_id, "", self.max_followers, "1")   # NotOpen first
-            raise NoSuchOption()
-        self._run("vote", code, now, poll_id, follower_id, option, self.max_followers, "1")
-
-    @_mapped
-    def tally(self, code: str, poll_id: str, now: float) -> Tally:
-        self._room(code)
-        if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:
-            raise UnknownRoom(NOT_ASKED)
-        counts, following, final, options = json.loads(self._run("tally", code, now, poll_id))
-        counts = {o: int((counts or {}).get(o, 0)) for o in json.loads(options)}
-        return Tally(counts, sum(counts.values()), int(following), bool(final))
-
-    @_mapped
-    def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
-        _, room = self._room(code)
-        if not isinstance(poll_id, str) or len(poll_id) > MAX_NAME_CHARS:
-            raise UnknownRoom(NOT_ASKED)
-        with self.r.pipeline(transaction=False) as p:                     # one round trip
-            p.hget(room + ":polls", poll_id)
-            p.hgetall(f"{room}:counts:{poll_id}")
-            options, counts = p.execute()
-        if options is None:
-            raise UnknownRoom(NOT_ASKED)
-        return {o: int(counts.get(o, 0)) for o in json.loads(options)}
-
-    @_mapped
-    def reveal_poll(self, code: str, key: str, poll_id: str, now: float) -> int:
-        self._room(code)
-        if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:
-            raise UnknownRoom(NOT_ASKED)
-        return self._run("reveal", code, now, _key_hash(key), poll_id)
-
-    @_mapped
-    def open_check(self, code: str, key: str, check_id: str, questions: tuple[CheckQuestion, ...], now: float, *,
-                   round: int = 1) -> int:
-        questions = check_questions(check_id, questions, round)
-        spec = {"id": check_id, "round": round, "polls": [q[0] for q in questions]}
-        stored = [[poll_id, json.dumps(list(options), ensure_ascii=False), _meta(info, now)]
-                  for poll_id, options, info in questions]
-        return self._run("open_check", code, now, _key_hash(key), json.dumps(spec, ensure_ascii=False),
-                         json.dumps(stored, ensure_ascii=False), self.max_polls)
-
-    @_mapped
-    def close_check(self, code: str, key: str, now: float) -> int:
-        return self._run("close_check", code, now, _key_hash(key))
-
-    @_mapped
-    def reveal_check(self, code: str, key: str, now: float) -> int:
-        return self._run("reveal_check", code, now, _key_hash(key))
-
-    @_mapped
     def results(self, code: str, key: str, now: float) -> cr.ClassResults:
         normal, _ = self._room(code)
         _, ended_at, questions = json.loads(self._run("results", code, now, _key_hash(key)))
         return cr.ClassResults(normal, ended_at or None, tuple(sorted(
             (_question(q) for q in (questions or [])), key=lambda q: (q.rounds[0].asked_at, q.poll_id))))
-
-
-def _meta(info: QuestionInfo, now: float) -> str:
-    """What the results keep about a question when it is first asked (``R:meta``)."""
-    return json.dumps({"lesson": info.lesson, "text": info.text, "right": info.right, "asked": [float(now)],
-                       "past": []}, ensure_ascii=False)
 
 
 def _question(stored: list) -> cr.Question:

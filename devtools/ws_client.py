@@ -7,7 +7,9 @@ tests/browser/test_follow_sections.py and tests/test_classroom_crowd.py.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -167,6 +169,22 @@ async def start_class(presenter: Client, page: str | None = None) -> str:
     if page is not None:
         await presenter.run(page_name=page)
     return code
+
+
+async def browser_says(client: Client, follower: str, timeout: float = 60) -> None:
+    """Answer as the page's storage script does in a browser: this browser's follower id, no presenter entry
+    (a join waits for it, so a websocket client must send it as a real tab would)."""
+    await client.until(lambda: "_class_browser_read" in client.widgets, timeout)
+    answer = json.dumps({"follower": follower, "presenter": None})
+    state = widget_state(client.widgets["_class_browser_read"], json_value=json.dumps(answer))
+    await client.run([state], timeout=timeout)
+
+
+def run(coro):
+    """Run ``coro`` to the end on a fresh event loop in its own thread: the calling thread may already run one
+    (Playwright's sync API keeps a loop in the thread of any test that used a browser before)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def widget_state(widget: Widget, **value):

@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from ui import classroom, navigation, present, progress
-from ui import entry as entry_point
+from ui import classroom, entry as entry_point, navigation, present, progress
 from ui.content import load_lesson, page_index
 
 entry_point.ensure_entry()

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from classroom import results as cr
-from classroom import store as rs
+from classroom import results as cr, store as rs
 from tests.test_classroom_store import BACKENDS, T0, _make
 
 A, B, C = ("yes", "no", "maybe"), ("one", "two", "three"), ("red", "blue")

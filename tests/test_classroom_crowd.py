@@ -11,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from classroom.store import FOLLOWER_TTL_S, MAX_FOLLOWERS
-from devtools import harness
+from devtools import harness, ws_client
 from devtools.ws_client import Client, start_class
-from tests.test_classroom_floods import _browser_says
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +28,7 @@ async def _join(ws_url: str, code: str, name: str) -> Client:
     student = Client(ws_url, name, query=f"room={code}")
     await student.open()
     await student.run(timeout=JOIN_S)
-    await _browser_says(student, uuid.uuid4().hex)     # a join waits for the browser's own follower id
+    await ws_client.browser_says(student, uuid.uuid4().hex)     # a join waits for the browser's own follower id
     return student
 
 
@@ -62,9 +60,7 @@ async def _flood(base: str) -> tuple[list[str], float, list[str]]:
 
 def test_a_join_flood_that_closes_at_once_frees_its_seats_within_the_follower_ttl():
     with harness.serve() as (_, base, _):
-        # its own thread and loop: a Playwright test earlier in this worker may leave a loop running here
-        with ThreadPoolExecutor(1) as pool:
-            told, freed, errors = pool.submit(asyncio.run, _flood(base)).result()
+        told, freed, errors = ws_client.run(_flood(base))
     print(f"{MAX_FOLLOWERS} seats free {freed:.1f} s after the flood closed")    # for docs/PERFORMANCE.md (-s)
     assert errors == []
     assert FULL in told                                  # the flood did fill the class

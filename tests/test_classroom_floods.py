@@ -10,13 +10,12 @@ each client says its address in X-Forwarded-For: many addresses from one machine
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import pytest
 
 from classroom.store import FOLLOWER_TTL_S, LIVE_CLASSES_PER_ADDRESS, LOOKUP_FAILURES_PER_ADDRESS, MAX_FOLLOWERS
-from devtools import harness
+from devtools import harness, ws_client
 from devtools.ws_client import Client, widget_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("browser")]
@@ -44,14 +43,6 @@ def _client(ws_url: str, name: str, address: str, query: str = "") -> Client:
 def _said(client: Client) -> list[str]:
     """Everything the session was told, in order (markdown and alerts)."""
     return [*client.markdown, *client.alerts]
-
-
-async def _browser_says(client: Client, follower: str) -> None:
-    """What the page's storage script answers in a browser: this browser's follower id, no presenter entry."""
-    await client.until(lambda: "_class_browser_read" in client.widgets, WAIT_S)
-    answer = json.dumps({"follower": follower, "presenter": None})
-    state = widget_state(client.widgets["_class_browser_read"], json_value=json.dumps(answer))
-    await client.run([state], timeout=WAIT_S)
 
 
 async def _start(ws_url: str, name: str, address: str) -> Client:
@@ -87,7 +78,7 @@ def test_a_200_class_flood_from_one_address_leaves_a_teacher_elsewhere_able_to_s
         return attackers, teacher
 
     t0 = time.perf_counter()
-    attackers, teacher = asyncio.run(flood())
+    attackers, teacher = ws_client.run(flood())
     took = time.perf_counter() - t0
     started = [c for c in attackers if _code(c)]
     refused = [c for c in attackers if any("classes" in m and "Try again in" in m for m in c.alerts)]
@@ -107,7 +98,7 @@ def test_a_505_session_join_flood_fills_one_class_and_its_seats_free_once_they_l
         async def join(i: int, c: Client) -> None:
             await c.open()
             await c.run(timeout=WAIT_S * 3)
-            await _browser_says(c, f"{i:032x}")
+            await ws_client.browser_says(c, f"{i:032x}")
 
         for start in range(0, len(crowd), 50):
             await asyncio.gather(*(join(start + i, c) for i, c in enumerate(crowd[start:start + 50])))
@@ -122,13 +113,13 @@ def test_a_505_session_join_flood_fills_one_class_and_its_seats_free_once_they_l
         late = _client(hall, "a real student", TEACHER, query=f"room={code}")
         await late.open()
         await late.run(timeout=WAIT_S)
-        await _browser_says(late, "f" * 32)
+        await ws_client.browser_says(late, "f" * 32)
         joined = any(m.startswith(":material/groups: **Following class") for m in late.markdown)
         for c in (presenter, late):
             await c.close()
         return at_full, len(following), len(full), freed, joined
 
-    at_full, following, full, freed, joined = asyncio.run(flood())
+    at_full, following, full, freed, joined = ws_client.run(flood())
     print(f"505 joins: {following} following, {full} told the class is full; seats free {freed:.1f} s after leaving")
     assert following == MAX_FOLLOWERS and full == 5 and at_full == MAX_FOLLOWERS
     assert freed <= FOLLOWER_TTL_S + 8                  # the watcher's round, the panel's refresh
@@ -142,18 +133,18 @@ def test_guessing_codes_from_fresh_sessions_is_limited_per_address(hall):
             c = _client(hall, f"guesser {i}", ATTACKER, query="room=ZZZZZZ")
             await c.open()
             await c.run(timeout=WAIT_S)
-            await _browser_says(c, f"{i + 1:032x}")
+            await ws_client.browser_says(c, f"{i + 1:032x}")
             answers.append(next((m for m in reversed(c.alerts) if "code" in m), ""))
             await c.close()
         other = _client(hall, "a student elsewhere", TEACHER, query="room=ZZZZZZ")
         await other.open()
         await other.run(timeout=WAIT_S)
-        await _browser_says(other, "e" * 32)
+        await ws_client.browser_says(other, "e" * 32)
         elsewhere = next((m for m in reversed(other.alerts) if "code" in m), "")
         await other.close()
         return answers, elsewhere
 
-    answers, elsewhere = asyncio.run(guess())
+    answers, elsewhere = ws_client.run(guess())
     unknown = [a for a in answers if "no class with that code" in a]
     limited = [a for a in answers if "Too many class codes were tried" in a and "Try again in" in a]
     assert len(unknown) == LOOKUP_FAILURES_PER_ADDRESS and len(limited) == 2, answers
@@ -173,7 +164,7 @@ def test_with_redis_a_closed_session_leaves_the_count_within_the_follower_ttl(re
         for i, s in enumerate(students):
             await s.open()
             await s.run(timeout=WAIT_S)
-            await _browser_says(s, f"{i + 7:032x}")
+            await ws_client.browser_says(s, f"{i + 7:032x}")
         await presenter.until(lambda: _count(presenter) == 2, WAIT_S)
         closed = time.perf_counter()
         await students[0].close()
@@ -184,7 +175,7 @@ def test_with_redis_a_closed_session_leaves_the_count_within_the_follower_ttl(re
         return _count(presenter), took
 
     try:
-        left, took = asyncio.run(leave())
+        left, took = ws_client.run(leave())
     finally:
         harness.stop(proc)
         log.close()

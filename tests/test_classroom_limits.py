@@ -12,8 +12,7 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import example, given, settings
-from hypothesis import strategies as hs
+from hypothesis import example, given, settings, strategies as hs
 
 from classroom import store as rs
 from tests.test_classroom_store import BACKENDS, FACTORY_OK, OPTIONS, T0, _make

@@ -7,8 +7,7 @@ import csv
 import io
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as hs
+from hypothesis import given, strategies as hs
 
 from classroom import results as cr
 

@@ -14,8 +14,7 @@ import threading
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as hs
+from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore

@@ -6,8 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as hs
+from hypothesis import given, strategies as hs
 
 from classroom.client import client_address, trusted_proxies
 from classroom.text import visible_text

@@ -9,8 +9,7 @@ import pytest
 
 from classroom.memory import MemoryRoomStore
 from classroom.store import FOLLOWER_TTL_S, StoreUnavailable
-from ui import streamlit_private as private
-from ui import wake
+from ui import streamlit_private as private, wake
 from ui.classroom import Watcher
 
 T0 = 1_000.0

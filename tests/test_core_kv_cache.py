@@ -3,8 +3,7 @@ holds, the multiply-adds are counted right, and the byte formula matches real mo
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from attention_core import (
     GPT2_SMALL,

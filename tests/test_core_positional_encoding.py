@@ -7,8 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as hs
+from hypothesis import given, settings, strategies as hs
 
 import attention_core as core
 

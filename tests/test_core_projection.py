@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
 
 from attention_core import angle_between, from_polar, project, tidy_zero
 

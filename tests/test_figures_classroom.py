@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as hs
+from hypothesis import given, strategies as hs
 
 from figures import palette
 from figures.classroom import poll_figure

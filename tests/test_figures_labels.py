@@ -4,8 +4,7 @@ checked against what a brute-force search over every combination finds."""
 import itertools
 
 import numpy as np
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from figures.labels import GAP, POSITIONS, View, clashes, place_labels, text_width, views
 

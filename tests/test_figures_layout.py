@@ -2,8 +2,7 @@
 the label helpers that size them."""
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from figures._layout import LEGEND_ROW, MARGIN, figure, text_px, wrapped
 from figures.queries_keys_values import scores_and_weights

@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("pages", "ui", "figures", "attention_core")
+PACKAGES = ("pages", "ui", "figures", "attention_core", "classroom")
 LIMIT = 60
 
 

@@ -28,8 +28,7 @@ import os
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as hs
+from hypothesis import HealthCheck, given, settings, strategies as hs
 from streamlit.testing.v1.errors import AppTestError
 
 from devtools.apptest import (

@@ -5,11 +5,9 @@ first; and no other app module reaching them itself (docs/STREAMLIT.md is the up
 from __future__ import annotations
 
 import ast
-import asyncio
 import logging
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ui import streamlit_private as private
@@ -140,11 +138,10 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     session id, fragment ids and widget keys, a page's hash, the session found through the runtime, and
     three wakes through its event loop (a whole page without replaying a press, a fragment alone, another
     page with its query string)."""
-    from devtools import harness
+    from devtools import harness, ws_client
 
     with harness.serve(script="devtools/streamlit_probe.py") as (_, base, _):
-        with ThreadPoolExecutor(1) as pool:          # its own loop: a Playwright test may leave one running here
-            lines = pool.submit(asyncio.run, _probe(base)).result()
+        lines = ws_client.run(_probe(base))
     said: dict[str, list[str]] = {}
     for line in lines:
         name, _, value = line.removeprefix("probe ").partition(": ")

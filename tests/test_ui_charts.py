@@ -6,8 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
-from hypothesis import given
-from hypothesis import strategies as hs
+from hypothesis import given, strategies as hs
 from hypothesis.extra import numpy as hnp
 
 from figures.sqrt_dk import weights_figure

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from devtools.apptest import leading_number
 from ui.numbers import power, written

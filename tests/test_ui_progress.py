@@ -2,8 +2,7 @@
 
 import json
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from ui.progress import MAX_CHARS, MAX_ITEMS, clean
 

@@ -180,8 +180,7 @@ def test_the_watchers_asks_queue_too_and_a_room_nobody_follows_wakes_nobody():
 
 
 def test_wakes_wait_while_a_presenters_run_goes_on_for_at_most_hold_max_s(monkeypatch):
-    from ui import streamlit_private as private
-    from ui import wake_queue
+    from ui import streamlit_private as private, wake_queue
 
     presenter = object()
     running = threading.Event()                          # the presenter's run is going on while this is set

@@ -5,8 +5,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from attention_core import load_model
 from attention_core.wordpiece import (

@@ -22,7 +22,7 @@ CLICKER_READY_JS = "() => window.__attnStepsInstalled && !!document.querySelecto
 # Every expander in the lesson is open and has mounted its content (KaTeX typesets as the markdown mounts).
 EXPANDERS_OPEN_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stExpander] details')]
   .every(d => d.open && d.querySelector('[data-testid=stExpanderDetails] [data-testid=stElementContainer]'))"""
-WITHOUT_CHARTS = {"home", "glossary"}            # the lesson map and the glossary: text only
+WITHOUT_CHARTS = {"home", "glossary", "concept_check"}  # the lesson map, the glossary, the check: text only
 # Pages whose first slider drives only charts that its prediction holds back until the reveal (a chart shown
 # earlier would give the answer away): there the test reveals first, as a learner would before exploring.
 REVEAL_FIRST = {"positional_encoding"}             # the Shuffle slider: its shuffled heatmap is the answer

@@ -17,11 +17,10 @@ import asyncio
 import json
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from devtools import harness
+from devtools import harness, ws_client
 from devtools.ws_client import Client, widget_state
 from tests.browser.conftest import SCREENSHOTS
 from ui.content import load_lesson
@@ -283,6 +282,7 @@ def test_the_class_reveal_commits_each_answer_and_it_stays(polls):
 # --- honest counts: websocket sessions against the same server ----------------------------------------------------
 
 WAIT_S = WAIT_MS / 1000
+BROWSER = "b" * 32                   # the follower id one student's browser keeps in localStorage
 RIGHT, OTHER = SPREAD.choices[SPREAD.answer].text, SPREAD.choices[SPREAD.answer - 1].text
 ANSWERED = re.compile(r"^\*\*(\d+) of (\d+) answered\*\*")
 
@@ -302,7 +302,7 @@ async def _asked(base: str, clients: list) -> tuple[Client, Client, str]:
     await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)], timeout=WAIT_S)
     code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
     await presenter.run(page_name="sqrt_dk", timeout=WAIT_S)
-    student = await _follower(ws_url, code, "student", clients)
+    student = await _follower(ws_url, code, "student", clients, browser=BROWSER)
     ask = presenter.widgets[f"_class_ask__{PREDICT}"]
     await presenter.run([widget_state(ask, trigger_value=True)], fragment_id=ask.fragment_id, timeout=WAIT_S)
     await _answer(student)
@@ -310,11 +310,14 @@ async def _asked(base: str, clients: list) -> tuple[Client, Client, str]:
     return presenter, student, code
 
 
-async def _follower(ws_url: str, code: str, name: str, clients: list) -> Client:
+async def _follower(ws_url: str, code: str, name: str, clients: list, browser: str | None = None) -> Client:
+    """A tab that opens the class's link; ``browser``: the follower id its browser keeps (None: no storage)."""
     student = Client(ws_url, name, query=f"room={code}")
     clients.append(student)
     await student.open()
     await student.run(timeout=WAIT_S)
+    if browser is not None:
+        await ws_client.browser_says(student, browser, WAIT_S)
     await student.until(lambda: "sd_dk" in student.widgets, WAIT_S)
     return student
 
@@ -376,7 +379,7 @@ async def _reload(base: str) -> tuple[list[tuple[int, int]], list[str]]:
     try:
         presenter, student, code = await _asked(base, clients)
         await student.close()
-        again = await _follower(harness.stream_url(base), code, "student again", clients)
+        again = await _follower(harness.stream_url(base), code, "student again", clients, browser=BROWSER)
         await _answer(again)
         seen = len(_counts(presenter))
         await presenter.until(lambda: len(_counts(presenter)) > seen + 3 and _counts(presenter)[-1] == (1, 1), 60)
@@ -385,27 +388,19 @@ async def _reload(base: str) -> tuple[list[tuple[int, int]], list[str]]:
         await _closed(clients)
 
 
-def _in_thread(job):
-    with ThreadPoolExecutor(1) as pool:                    # Playwright's sync API may run a loop in this thread
-        return pool.submit(lambda: asyncio.run(job)).result()
-
-
 def test_sessions_that_do_not_follow_cannot_inflate_the_count(server):
     t0 = time.perf_counter()
-    flood, errors = _in_thread(_flood(server))
+    flood, errors = ws_client.run(_flood(server))
     print(f"a flood of 40 sessions settled in {time.perf_counter() - t0:.1f} s; counts {sorted(set(flood))}")
     assert not errors, errors
     assert all(answered == 1 and following >= 1 for answered, following in flood), flood
     assert flood[-1] == (1, 1)
 
 
-# The follower id is this session's (ClassState.me, ui/classroom/joining.py), and Streamlit keeps a closed tab's
-# session on the server, where the watcher still beats for it: the old answer keeps counting (measured here on
-# 2026-12-03: still "2 of 2 answered" four minutes after the reload). It passes with a follower id kept in the
-# browser (issue 28, helper "presenter") or live presence (issue 29, helper "crowd"): remove the mark then.
-@pytest.mark.xfail(strict=True, reason="the follower id lives in the server session; see the comment above")
+# The follower id is kept in the browser (localStorage, ui/classroom/browser.py), so the reloaded tab answers as
+# the same follower; the closed tab's session stops beating (ui/wake_queue.py), so it no longer counts either.
 def test_a_reloaded_followers_answer_is_not_counted_twice(server):
-    counts, errors = _in_thread(_reload(server))
+    counts, errors = ws_client.run(_reload(server))
     print(f"counts after the reload {counts}")
     assert not errors, errors
     assert all(answered <= following for answered, following in counts), counts

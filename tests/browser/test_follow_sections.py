@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from devtools import harness
+from devtools import harness, ws_client
 from devtools.ws_client import FINISHED, FINISHED_FRAGMENT, Client, widget_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -66,9 +65,7 @@ async def _moves(base: str) -> list[tuple[str, list[int]]]:
 
 
 def test_students_rerun_only_the_section_the_presenter_changed(server):
-    # A thread of its own: Playwright's sync API may already run an event loop in this one.
-    with ThreadPoolExecutor(1) as pool:
-        found = pool.submit(lambda: asyncio.run(_moves(server))).result()
+    found = ws_client.run(_moves(server))
     assert len(found) == 2
     for change, kinds in found:
         assert kinds == [FINISHED_FRAGMENT, FINISHED_FRAGMENT], f"{change}: a student reran its whole page"

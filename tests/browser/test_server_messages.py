@@ -7,7 +7,6 @@ measures (docs/SECURITY.md quotes it): run with -s to see the figures.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import re
 import time
@@ -15,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from devtools import harness
+from devtools import harness, ws_client
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +41,7 @@ def cache_entries(base: str) -> dict[str, float]:
     return out
 
 
-def _run(coro):
-    """Run ``coro`` to the end on its own thread: Playwright's sync API keeps an event loop running on this
-    thread whenever a browser test ran before in the same process, and asyncio will not nest loops."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+_run = ws_client.run
 
 
 async def _session(base: str, frames: list[bytes], wait_finish: list[bool]) -> list:

@@ -14,8 +14,7 @@ import time
 import streamlit as st
 
 from classroom.store import RoomError, Snapshot, StoreUnavailable, UnknownRoom
-from ui import controls, navigation, present, wake
-from ui import streamlit_private as private
+from ui import controls, navigation, present, streamlit_private as private, wake
 from ui.classroom import watcher
 from ui.classroom.presenting import publish
 from ui.classroom.rooms import listening, room_store

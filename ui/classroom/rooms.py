@@ -15,8 +15,7 @@ import streamlit as st
 from classroom import client
 from classroom.select import open_store
 from classroom.store import RoomStore
-from ui import streamlit_private as private
-from ui import wake, wake_queue
+from ui import streamlit_private as private, wake, wake_queue
 from ui.classroom.session import role
 from ui.lru import once
 
