@@ -45,6 +45,24 @@ def open_page(slug: str, /, check: bool = True, **params: str | list[str]) -> Ap
     return at
 
 
+def fresh(**params) -> AppTest:
+    """A new session on the home page, with ``params`` in its URL from the start (a shared link)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def start_class(**params) -> tuple[AppTest, str, str]:
+    """A presenter's session that pressed "Start a class": (session, room code, presenter key)."""
+    at = fresh(**params)
+    at.sidebar.button(key="_class_start").click().run()
+    assert not at.exception
+    return at, class_state(at).code, class_state(at).key
+
+
 def class_state(at: AppTest):
     """The session's classroom state (``ui.classroom.ClassState``): a fresh one if it never met the classroom."""
     from ui.classroom.session import STATE_KEY, ClassState

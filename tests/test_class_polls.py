@@ -15,8 +15,8 @@ import time
 import pytest
 
 from classroom import store as rs
-from devtools.apptest import class_state, texts
-from tests.test_classroom_app import fresh, go, snapshot, start_class
+from devtools.apptest import class_state, fresh, start_class, texts
+from tests.test_classroom_app import go, snapshot
 from tests.test_classroom_store import T0, _make, store, store_factory  # noqa: F401  (fixtures)
 from ui import classroom, controls
 from ui.classroom.polls import answer_key

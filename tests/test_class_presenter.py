@@ -14,27 +14,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from classroom import store as rs
-from devtools.apptest import APP, class_state, open_page, texts
+from devtools.apptest import APP, class_state, fresh, open_page, start_class, texts
 from ui import classroom
 from ui.classroom import browser, joining, presenting, rooms
 
 RLO = "\u202e"
-
-
-def fresh(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def start_class() -> tuple[AppTest, str, str]:
-    at = fresh()
-    at.sidebar.button(key="_class_start").click().run()
-    assert not at.exception
-    return at, class_state(at).code, class_state(at).key
 
 
 def end(at: AppTest) -> None:

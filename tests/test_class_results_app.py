@@ -13,8 +13,8 @@ import time
 
 from classroom import results as cr
 from classroom.concept_check import load_concept_check
-from devtools.apptest import class_state, open_page, texts
-from tests.test_classroom_app import button_keys, fresh, go, snapshot, start_class
+from devtools.apptest import class_state, fresh, open_page, start_class, texts
+from tests.test_classroom_app import button_keys, go, snapshot
 from ui import classroom
 
 QUESTIONS = load_concept_check()

@@ -15,29 +15,12 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
-from devtools.apptest import APP, class_state, open_page, reveal, texts, widgets
+from devtools.apptest import class_state, fresh, open_page, reveal, start_class, texts, widgets
 from ui import classroom, controls
 from ui.content import page_index
 from ui.inputs import literal
 
 PRESENTER_ONLY = ("_class_start", "_class_end", "_class_large")
-
-
-def fresh(**params) -> AppTest:
-    """A new session on the home page, with ``params`` in its URL from the start (a shared link)."""
-    at = AppTest.from_file(APP, default_timeout=60)
-    for name, value in params.items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def start_class(**params) -> tuple[AppTest, str, str]:
-    at = fresh(**params)
-    at.sidebar.button(key="_class_start").click().run()
-    assert not at.exception
-    return at, class_state(at).code, class_state(at).key
 
 
 def go(at: AppTest, slug: str) -> AppTest:

@@ -93,3 +93,28 @@ def test_a_page_cannot_pass_what_frame_control_sets(own):
 
     with pytest.raises(TypeError, match=own):
         Frame(load_lesson(SLUG)).control(lambda *a, **k: None, "dk", "dₖ", **{own: None})
+
+
+def test_a_refused_links_notice_survives_a_rerun_that_stops_the_first_run_at_the_address_change(monkeypatch):
+    """A component reporting its value can ask for a rerun while the first run is going; Streamlit then stops
+    that run at its next message, and changing the address is one. Simulated here: the first pop of the
+    address raises what a pending rerun raises."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+    from streamlit.runtime.state.query_params import QueryParams
+
+    remove = QueryParams.__delitem__                      # what st.query_params.pop calls
+    stopped = []
+
+    def stopped_once(self, name):
+        if name == key("m") and not stopped:
+            stopped.append(name)
+            raise RerunException(RerunData())
+        return remove(self, name)
+
+    monkeypatch.setattr(QueryParams, "__delitem__", stopped_once)
+    at = run(**{key("m"): "1, [phish](http://127.0.0.1:9/login)"})
+    assert stopped                                        # the first run did stop at the address change
+    assert any("could not be used" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert at.text_area(key=key("m")).value == format_matrix(np.eye(2))
+    assert key("m") not in at.query_params

@@ -28,14 +28,19 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     default_text = format_matrix(default)
     refused = controls.private_key("refused", key)       # why the link's value was not used
     if key not in st.session_state:                       # first run on this page: take the link's value
-        st.session_state[key] = default_text
+        value = default_text
         if bind and key in st.query_params:
             try:
                 parse_matrix(st.query_params[key], _NAME, cols=cols, rows=rows)
-                st.session_state[key] = st.query_params[key]
+                value = st.query_params[key]
             except ValueError as err:
-                st.query_params.pop(key, None)
                 st.session_state[refused] = _named(err, label)
+        # Every state write before the address changes: changing it sends a message, and a rerun asked for
+        # meanwhile (a component reporting its value) stops this run right there. Left between the two
+        # writes, the next run would find the box filled and no reason for it: the notice would never show.
+        st.session_state[key] = value
+        if refused in st.session_state:
+            st.query_params.pop(key, None)
     # The notice stays until the learner edits the box: a rerun they did not cause must not hide it.
     if refused in st.session_state:
         if st.session_state[key] == default_text:

@@ -81,6 +81,18 @@ def _benign(url: str) -> bool:
     return bool(_BENIGN_404.search(url))
 
 
+def device(browser, width: int, height: int, scheme: str = "light", wait_ms: int = 120_000, **options):
+    """One more person's browser for the classroom tests: a context of that size and theme and its page, which
+    waits up to ``wait_ms`` by default and keeps its uncaught errors in ``page.errors``. Returns (context, page);
+    the caller closes the context."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme, **options)
+    page = context.new_page()
+    page.set_default_timeout(wait_ms)
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    return context, page
+
+
 @pytest.fixture
 def page(browser):
     """A fresh browser context and page; yields (page, problems)."""

@@ -22,7 +22,7 @@ import pytest
 
 from devtools import harness, ws_client
 from devtools.ws_client import Client, widget_state
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, device
 from ui.content import load_lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -54,12 +54,8 @@ class Polls:
         self.students: dict[str, object] = {}
 
     def _page(self, width: int, height: int, scheme: str = "light"):
-        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+        context, page = device(self.browser, width, height, scheme, WAIT_MS)
         self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.errors = []
-        page.on("pageerror", lambda err: page.errors.append(str(err)))
         return page
 
     def join(self, name: str):

@@ -16,6 +16,7 @@ import pytest
 
 from classroom.store import FOLLOWER_TTL_S
 from devtools import harness
+from tests.browser.conftest import device
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -26,12 +27,7 @@ CODE = re.compile(r"Room code: ([A-Z2-9]{6})")
 
 
 def _context(browser, width: int, height: int, scheme: str = "light"):
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    return context, page
+    return device(browser, width, height, scheme, WAIT_MS)
 
 
 def _start(page, base: str, query: str = "present=1") -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from classroom.concept_check import load_concept_check
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, device
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -43,13 +43,8 @@ class Room:
         self.students = []
 
     def _page(self, width: int, height: int, scheme: str = "light"):
-        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
-                                           accept_downloads=True)
+        context, page = device(self.browser, width, height, scheme, WAIT_MS, accept_downloads=True)
         self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.errors = []
-        page.on("pageerror", lambda err: page.errors.append(str(err)))
         return page
 
     def close(self) -> None:

@@ -81,7 +81,12 @@ def test_a_matrix_entry_from_a_link_and_typed_stays_text(server, watched, payloa
     pg, problems, requests = watched
     visit(pg, problems, server, "scaled_formula", sf_q=payload)
     # Drawn by the formula's fragment: on a busy machine the browser can draw it after the run is reported over.
-    pg.get_by_text("could not be used").first.wait_for(timeout=60_000)
+    try:
+        pg.get_by_text("could not be used").first.wait_for(timeout=60_000)
+    except Exception as err:                            # say what the page showed instead (seen twice in CI)
+        pg.screenshot(path=str(harness.ROOT / "artifacts" / "inert_notice_missing.png"), full_page=True)
+        shown = pg.locator(MAIN).first.inner_text()[:600] if pg.locator(MAIN).count() else "(no main)"
+        raise AssertionError(f"no notice at {pg.url}; runs {problems.runs.finished}; the page read: {shown!r}") from err
     check(pg, requests, f"?sf_q={payload}")
     typed(pg, problems, f"{MAIN} textarea", f"1, {payload}")
     # The refusal is drawn by the formula's fragment, which can trail the run the typing started.
