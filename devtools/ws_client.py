@@ -51,6 +51,7 @@ class Client:
                                            open_timeout=60, ping_interval=None,
                                            additional_headers=self.headers or None)
         self.timers: dict[str, asyncio.Task] = {}
+        self.registered: set[str] = set()           # run_every fragments the running full run registered
         self.reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
@@ -132,6 +133,15 @@ class Client:
             if not self.running:                         # the frontend does not stack ticks on a running script
                 await self.send(fragment_id=fragment_id, auto=True)
 
+    def _drop_stale_timers(self) -> None:
+        """After a full run, stop the timers of fragments that run did not register again, as the frontend
+        does: the server drops a rerun of a fragment it no longer has without a word (no script_finished,
+        AppSession.request_rerun), so a stale tick would leave this tab "running" for ever.
+        A fragment's own run keeps the set: only a full run says which fragments exist."""
+        for fid in [f for f in self.timers if f not in self.registered]:
+            self.timers.pop(fid).cancel()
+        self.registered = set()
+
     async def _read(self) -> None:
         try:
             while True:
@@ -146,10 +156,13 @@ class Client:
                     self.query = msg.page_info_changed.query_string
                 elif kind == "auto_rerun":
                     fid, interval = msg.auto_rerun.fragment_id, msg.auto_rerun.interval
+                    self.registered.add(fid)
                     if fid not in self.timers:
                         self.timers[fid] = asyncio.create_task(self._tick(fid, interval))
                 elif kind == "script_finished":
                     self.running = False
+                    if msg.script_finished == FINISHED:
+                        self._drop_stale_timers()
                     self.finished.append((time.perf_counter(), msg.script_finished))
                     if msg.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
                         self.errors.append(f"{self.name}: compile error")

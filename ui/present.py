@@ -151,7 +151,10 @@ def sidebar_toggle() -> None:
     st.html(SITE_CSS)                                  # style only: Streamlit gives it no space
     st.html(_CHART_NAMES_JS, unsafe_allow_javascript=True)
     if st.session_state[_KEY]:
-        st.query_params["present"] = "1"
+        # Written only when it changes: every write sends the whole address, and one sent before the classroom
+        # has taken a presenter link's key out of it would put the key in a new history entry.
+        if st.query_params.get_all("present") != ["1"]:
+            st.query_params["present"] = "1"
         st.html(PRESENTER_CSS)
     elif "present" in st.query_params:
         del st.query_params["present"]
