@@ -194,10 +194,13 @@ def test_a_reload_rejoins_the_class(classroom):
     moved = _slider_value(pg)
     try:
         _wait_slider(st, moved)
-    except Exception:
+    except Exception as err:
         harness.save_full(st, SCREENSHOTS / "classroom_rejoin_fail.png", 390)
         harness.save_full(pg, SCREENSHOTS / "classroom_rejoin_fail_presenter.png", 1280)
-        raise
+        # Seen once in a full run (docs/RELIABILITY.md): did the move reach the students who did not reload?
+        others = [s.locator(SLIDER).first.input_value() for s in classroom.students[:2]]
+        raise AssertionError(f"the reloaded student shows {st.locator(SLIDER).first.input_value()}, the "
+                             f"presenter {moved}, the other students {others}") from err
 
 
 def test_a_student_never_sees_presenter_controls(classroom):
