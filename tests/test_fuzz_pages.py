@@ -80,13 +80,22 @@ class Session:
         assert not self.at.exception, f"{self.slug} fails on opening: {self.at.exception}"
         count(self.slug, "fresh_sessions")
         self.defaults = self.fingerprint()
+        self.offered = self.candidates()
         self.keys = set(self.at.session_state.keys())
+        widget_keys = {i.key for _, i in widgets(self.at) if i.key}
+        self.state = {k: copy.deepcopy(self.at.session_state[k]) for k in self.keys - widget_keys}
         self.progress = copy.deepcopy(self.at.session_state.get("_progress"))
         self.baseline = set(messages(self.at, ("error", "warning", "info")))
         self.log: list[str] = []
 
     def fingerprint(self) -> dict:
         return {(i.kind, i.key): i.value for _, i in widgets(self.at) if i.key and i.kind not in BUTTONS}
+
+    def candidates(self) -> list[tuple]:
+        """Every widget an example may pick, as the page offers it: kind, key or label, and whether it is
+        disabled. A reset must bring back exactly these, or hypothesis, replaying an example, meets another
+        page (FlakyStrategyDefinition: a reveal left three more controls enabled on positional_encoding)."""
+        return [(i.kind, i.key or i.label, i.disabled) for _, i in widgets(self.at)]
 
     def reset(self) -> None:
         """Back to the page as first opened; if any trace of the last example survives, open afresh."""
@@ -106,13 +115,16 @@ class Session:
                 node.set_value(default)
         for key in set(at.session_state.keys()) - self.keys:
             del at.session_state[key]
+        for key, value in self.state.items():            # a step, a mode, a held answer: as first opened
+            at.session_state[key] = copy.deepcopy(value)
         if self.progress is not None:
             at.session_state["_progress"] = copy.deepcopy(self.progress)
         for name in list(at.query_params):
             del at.query_params[name]
         at.run()
-        if at.exception or self.fingerprint() != self.defaults or set(messages(at, ("error", "warning", "info"))) \
-                != self.baseline:
+        if at.exception or self.fingerprint() != self.defaults or self.candidates() != self.offered \
+                or set(at.session_state.keys()) != self.keys \
+                or set(messages(at, ("error", "warning", "info"))) != self.baseline:
             self.open()
 
     def where(self) -> str:
