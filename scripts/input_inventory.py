@@ -18,10 +18,13 @@ the lessons' assets, since docs/ is not part of the running app (.dockerignore l
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import re
 import sys
 import tomllib
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from devtools.apptest import TEXT_KINDS, WidgetInfo, messages, open_page, widgets
@@ -140,21 +143,38 @@ def validation(info: WidgetInfo, url: str) -> str:
     return "no value"
 
 
+def page_rows(slug: str, widgets_seen: dict) -> list[str]:
+    """The table's rows for one page (its text fields probed)."""
+    rows = []
+    for (kind, key, label), (info, bound) in widgets_seen.items():
+        shown, mirrored = probe(slug, info) if kind in TEXT_KINDS else ([], False)
+        url = "bound" if bound else "mirrored once accepted (bad link → default + notice)" if mirrored else "—"
+        if key == "_present_switch":
+            url = "`?present=1`"
+        default = "—" if kind in BUTTONS else f"`{_one_line(repr(info.value), 40)}`"
+        place = " (sidebar)" if info.where == "sidebar" else ""
+        rows.append(f"| {slug} | `{key or '(no key)'}` | {kind}{place} | {_one_line(label, 40)} | "
+                    f"{legal(info)} | {default} | {url} | {validation(info, url)} | "
+                    + ("<br>".join(shown) if shown else "—") + " |")
+    return rows
+
+
 def table(found: Found) -> str:
     rows = ["| Page | Widget key | Kind | Label | Legal values | Default | URL | Validation | What the page shows |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for entry in page_index():
-        for (kind, key, label), (info, bound) in found[entry.slug].items():
-            shown, mirrored = probe(entry.slug, info) if kind in TEXT_KINDS else ([], False)
-            url = "bound" if bound else "mirrored once accepted (bad link → default + notice)" if mirrored else "—"
-            if key == "_present_switch":
-                url = "`?present=1`"
-            default = "—" if kind in BUTTONS else f"`{_one_line(repr(info.value), 40)}`"
-            place = " (sidebar)" if info.where == "sidebar" else ""
-            rows.append(f"| {entry.slug} | `{key or '(no key)'}` | {kind}{place} | {_one_line(label, 40)} | "
-                        f"{legal(info)} | {default} | {url} | {validation(info, url)} | "
-                        + ("<br>".join(shown) if shown else "—") + " |")
+    slugs = [entry.slug for entry in page_index()]
+    for page in _each_page(page_rows, slugs, [found[slug] for slug in slugs]):
+        rows += page
     return "\n".join(rows)
+
+
+def _each_page(fn, *columns) -> list:
+    """``fn`` over the pages, one process per core: every page is walked in AppTest on its own, and the
+    walk is most of the fast test tier's longest test. In order; the same output as a loop."""
+    # By its importable name: run as ``-m``, this module is __main__, which AppTest replaces with the app.
+    fn = getattr(importlib.import_module("scripts.input_inventory"), fn.__name__)
+    with ProcessPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        return list(pool.map(fn, *columns))
 
 
 def labels(found: Found) -> str:
@@ -178,7 +198,8 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if either generated file is out of date")
     parser.add_argument("--print", action="store_true", help="print the table and write nothing")
     args = parser.parse_args()
-    found = {entry.slug: explore(entry.slug) for entry in page_index()}
+    slugs = [entry.slug for entry in page_index()]
+    found = dict(zip(slugs, _each_page(explore, slugs), strict=True))
     named = labels(found)
     if not (args.check or args.print):                   # the table records notices that name controls by these
         LABELS_FILE.write_text(named, encoding="utf-8")
