@@ -1,7 +1,8 @@
 """Class results in real Chromium against the real server: a presenter and three students take the pre-class
-check, answer a poll, take the exit check; the presenter ends the class, reloads, still reads the results and
-downloads the CSV, whose counts are what the students chose; no student page ever shows the results. And a
-learner alone: their two tries at the concept check survive a reload.
+check, answer two polls (one asked again after discussion), take the exit check; the presenter ends the
+class, reloads, still reads the results and downloads the CSV, whose counts are what the students chose; no
+student page ever shows the results. And a learner alone: their two tries at the concept check survive a
+reload.
 
 The tests run in order and share one class (the ``room`` fixture). The students answer only the first two
 questions of each check, so the expected counts are a short table written here by hand.
@@ -146,8 +147,30 @@ def test_a_poll_on_a_lesson(room):
             raise
         box.locator("label").nth(1 + (i == 2)).click()          # two pick the first option, one the second
     pg.get_by_text("3 of 3 answered").wait_for()
+    # Peer instruction: a second round after discussion, where all three pick the second option.
+    pg.get_by_role("button", name="Ask again after discussion").click()
+    pg.get_by_text("0 of 3 answered").wait_for()
+    for st in room.students:
+        st.get_by_text("After discussion.").wait_for()
+        _class_box(st, "Predict first").locator("label").nth(2).click()
+    pg.get_by_text("3 of 3 answered").wait_for()
     pg.get_by_role("button", name="Reveal the answer to the class").click()
     pg.get_by_role("button", name="Stop asking").click()
+    # A second poll: the page's "Check yourself" question, the last one asked on it; one round.
+    harness.click_until(pg.get_by_role("button", name="Ask the class").last, pg.get_by_text("0 of 3 answered"),
+                        each_ms=40_000)
+    for i, st in enumerate(room.students):
+        _class_box(st, "Check yourself").locator("label").nth(1 + (i == 0)).click()   # two the first, one the second
+    pg.get_by_text("3 of 3 answered").wait_for()
+    pg.get_by_role("button", name="Reveal the answer to the class").click()
+    pg.get_by_role("button", name="Stop asking").click()
+
+
+def _class_box(page, kind: str):
+    """A student's class question of that kind ("Predict first", "Check yourself"), once it is on screen."""
+    box = page.locator('[class*="st-key-_class_answer"] [data-testid="stRadio"]', has_text=kind).first
+    box.wait_for(timeout=WAIT_MS * 2)
+    return box
 
 
 def test_the_exit_check_reveals_the_answers_to_the_students(room):
@@ -216,8 +239,14 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
         for i, q in enumerate((Q0, Q1)):
             chosen = [p[i] for p in picks if p[i] is not None]
             assert {o: count(q, round_, o) for o in q.options} == {o: chosen.count(o) for o in q.options}
-    poll = table[(table.lesson == "sqrt_dk") & (table["round"] == "First vote")]
-    assert sorted(poll["count"].astype(int), reverse=True)[:3] == [2, 1, 0] and set(poll.right) == {"yes", "no"}
+    polls = table[table.lesson == "sqrt_dk"]
+    first = polls[polls["round"] == "First vote"]
+    assert first.question.nunique() == 2                    # the prediction and the check
+    for _, asked in first.groupby("question"):
+        assert sorted(asked["count"].astype(int), reverse=True)[:3] == [2, 1, 0] and set(asked.right) == {"yes", "no"}
+    again = polls[polls["round"] == "After discussion"]
+    assert again.question.nunique() == 1 and again["count"].astype(int).tolist()[1] == 3
+    assert again["count"].astype(int).sum() == 3
     gain = table[(table["round"] == "Normalized gain") & (table.question == "All questions")]
     # By hand over questions 0 and 1: before 4 right of 5 answers (80 %); after 5 of 6.
     assert float(gain["gain"].iloc[0]) == pytest.approx((100 * 5 / 6 - 80) / 20, abs=1e-3)
