@@ -32,6 +32,11 @@ SITE_CSS = private.frontend("""
     white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
   [data-testid="stSidebarNav"] .stMarkdownEllipsis p, [data-testid="stNavSectionHeader"] p { line-height: 1.3; }
   [data-testid="stSidebarNavLink"] { height: auto !important; min-height: 2rem; }
+  /* Page links in the page (Previous / Next, "More on …") wrap too: a long title was cut mid-word. */
+  [data-testid="stPageLink-NavLink"] span, [data-testid="stPageLink-NavLink"] .stMarkdownEllipsis,
+  [data-testid="stPageLink-NavLink"] p {
+    white-space: normal !important; overflow: visible !important; text-overflow: clip !important; }
+  [data-testid="stPageLink-NavLink"] { height: auto !important; }
   /* The progress component's frames (ui/progress.py) run a line of script and show nothing: no 8 px strip. */
   [class*="st-key-_progress_read"], [class*="st-key-_progress_write_"] { height: 0 !important; overflow: hidden; }
   /* What a presenter's step scrolls to clears the app's fixed top bar. */
