@@ -275,8 +275,8 @@ def reveal_predictions(page, runs, most: int = 6) -> int:
                     raise
         before, buttons = runs.finished, page.evaluate(_REVEAL_BUTTONS_JS)
         for attempt in range(3):                          # a click during a rerun can be lost, as above
-            page.get_by_role("button", name="Reveal the answer").first.click()
-            try:
+            try:                                          # (and a rerun can hold the button disabled a while)
+                page.get_by_role("button", name="Reveal the answer").first.click(timeout=30_000)
                 page.wait_for_function(f"() => ({_REVEAL_BUTTONS_JS})() < {buttons}", timeout=30_000)
                 break
             except Exception:
