@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 
 from benchmarks.report import machine, pct
-from devtools import harness
+from devtools import harness, ws_client
 from devtools.harness import ROOT, cpu_seconds
 from devtools.ws_client import FINISHED, Client, start_class, widget_state
 
@@ -150,6 +150,9 @@ async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -
         await s.open()
     join_s = 180 + n                                     # all join at once: a crowd takes a while
     await asyncio.gather(*(s.run(timeout=join_s) for s in students))
+    # Each tab answers the page's storage read with its follower id, as a browser does at once (without it, a
+    # join waits WAIT_FOR_BROWSER_S, ticking a timer: a browser that runs no scripts).
+    await asyncio.gather(*(ws_client.browser_says(s, f"{i:032x}", join_s) for i, s in enumerate(students)))
     await asyncio.gather(*(s.until(lambda s=s: s.page_hash == presenter.page_hash
                                    and "sd_dk" in s.widgets, join_s) for s in students))
     await asyncio.sleep(5)                               # joined, followed, quiet

@@ -32,7 +32,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 
 from benchmarks.report import machine, pct
-from devtools import harness, services
+from devtools import harness, services, ws_client
 from devtools.harness import ROOT, cpu_seconds
 from devtools.ws_client import Client, widget_state
 
@@ -97,6 +97,8 @@ async def lecture(base: str, pids: dict[str, int], redis: services.RedisServer |
     for s in students:                         # one after another: leastconn sees each open websocket
         await s.open()
     await asyncio.gather(*(s.run(timeout=300) for s in students))
+    # As a browser answers the page's storage read: its follower id (benchmarks/classroom.py, the same).
+    await asyncio.gather(*(ws_client.browser_says(s, f"{i:032x}", 300) for i, s in enumerate(students)))
     await asyncio.gather(*(s.until(lambda s=s: s.page_hash == presenter.page_hash and "sd_dk" in s.widgets, 300)
                            for s in students))
     join_s = time.perf_counter() - t_join

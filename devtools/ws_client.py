@@ -43,6 +43,7 @@ class Client:
     running: bool = False
     news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
     headers: dict[str, str] = field(default_factory=dict)          # sent with the websocket's upgrade request
+    registered: set[str] = field(default_factory=set)   # run_every fragments the running full run registered
 
     async def open(self) -> None:
         import websockets
@@ -51,7 +52,6 @@ class Client:
                                            open_timeout=60, ping_interval=None,
                                            additional_headers=self.headers or None)
         self.timers: dict[str, asyncio.Task] = {}
-        self.registered: set[str] = set()           # run_every fragments the running full run registered
         self.reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
@@ -70,7 +70,9 @@ class Client:
         rerun.is_auto_rerun = auto
         for state in states or []:
             rerun.widget_states.widgets.append(state)
-        self.running = True
+        # A timer's tick is not waited on: the server drops a tick for a fragment that a run it is still sending
+        # has just removed, without a reply, and the tab would be "running" for ever.
+        self.running = self.running or not auto
         await self.ws.send(msg.SerializeToString())
 
     async def run(self, *args, timeout: float = 60, **kwargs) -> float:
