@@ -7,7 +7,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.scaled_formula import formula_latex, output_figure, stage_figure
-from ui import controls, present
+from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
@@ -19,7 +19,6 @@ SEED_K = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 0.0, 1.0, 1
 SEED_V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 LAST_FIT = controls.private_key("sf", "fit")             # (dₖ, keys) of the last Q, K, V that fitted together
 TERMS = ["Q Kᵀ", "Kᵀ", "÷ √dₖ", "softmax", "· V"]        # read left to right; term i is formula step i + 1
-TERM_STEP = controls.private_key("sf", "term_step")      # the presenter step the picked term was last set for
 
 
 class Step(Steps):
@@ -155,11 +154,6 @@ def misfit(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[int, str] | Non
 @frame.fragment
 def formula(shown: int) -> None:
     trace, scale = entered()
-    if present.active() and st.session_state.get(TERM_STEP) != shown:
-        # Presenting: each step picks its own term, so the bar, the formula's highlight and the note agree
-        # (the learner can still pick another term within a step).
-        st.session_state[TERM_STEP] = shown
-        st.session_state[frame.key("term")] = TERMS[shown - 1]
     picked = frame.control(st.segmented_control, "term", "Pick a term of the formula to see what it does", TERMS,
                            default=TERMS[0])
     st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
