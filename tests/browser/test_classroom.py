@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, device
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -35,12 +35,9 @@ class Classroom:
         self.code = ""
 
     def _page(self, width: int, height: int):
-        context = self.browser.new_context(viewport={"width": width, "height": height}, color_scheme="light")
+        # FOLLOW_TIMEOUT_MS for clicks and reads, too, on a loaded machine
+        context, page = device(self.browser, width, height, "light", FOLLOW_TIMEOUT_MS)
         self.contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(FOLLOW_TIMEOUT_MS)          # clicks and reads, too, on a loaded machine
-        page.errors = []
-        page.on("pageerror", lambda err: page.errors.append(str(err)))
         return page
 
     def student(self):
