@@ -52,9 +52,7 @@ class MemoryQuestions:
     def ask_again(self, code: str, key: str, poll_id: str, now: float) -> int:
         with self._lock:
             room = self._presenting(code, key, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
+            state = _asked(room, poll_id)
             next_round(state, now)
             room.poll_id = poll_id
             room.version += 1
@@ -91,9 +89,7 @@ class MemoryQuestions:
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         with self._lock:
             room = self._live(code, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
+            state = _asked(room, poll_id)
             return state.final or live_tally(state, room.live_followers(now))
 
     def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
@@ -107,9 +103,7 @@ class MemoryQuestions:
     def reveal_poll(self, code: str, key: str, poll_id: str, now: float) -> int:
         with self._lock:
             room = self._presenting(code, key, now)
-            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
-            if state is None:
-                raise UnknownRoom(NOT_ASKED)
+            state = _asked(room, poll_id)
             if room.poll_id == poll_id and state.revealed:
                 return room.version
             freeze(state, room.live_followers(now))         # counts only from here on
@@ -156,3 +150,11 @@ class MemoryQuestions:
                 freeze(room.polls[poll_id], live)
             room.version += 1
             return room.version
+
+
+def _asked(room, poll_id: object) -> PollState:
+    """The room's question ``poll_id``; UnknownRoom(NOT_ASKED) if it was never asked there."""
+    state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
+    if state is None:
+        raise UnknownRoom(NOT_ASKED)
+    return state
