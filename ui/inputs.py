@@ -27,30 +27,34 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     """
     default_text = format_matrix(default)
     refused = controls.private_key("refused", key)       # why the link's value was not used
-    if key not in st.session_state:                       # first run on this page: take the link's value
-        value = default_text
+    shown = st.session_state.get(key)
+    if shown is None:                                     # first run on this page: take the link's value
+        shown = default_text
         if bind and key in st.query_params:
             try:
                 parse_matrix(st.query_params[key], _NAME, cols=cols, rows=rows)
-                value = st.query_params[key]
+                shown = st.query_params[key]
             except ValueError as err:
+                # Stored before the address changes: changing it sends a message, and a rerun asked for
+                # meanwhile (a component reporting its value) stops this run right there.
                 st.session_state[refused] = _named(err, label)
-        # Every state write before the address changes: changing it sends a message, and a rerun asked for
-        # meanwhile (a component reporting its value) stops this run right there. Left between the two
-        # writes, the next run would find the box filled and no reason for it: the notice would never show.
-        st.session_state[key] = value
-        if refused in st.session_state:
-            st.query_params.pop(key, None)
+                st.query_params.pop(key, None)
     # The notice stays until the learner edits the box: a rerun they did not cause must not hide it.
     if refused in st.session_state:
-        if st.session_state[key] == default_text:
+        if shown == default_text:
             st.warning(f"The link's value for {label_markdown(label)} could not be used ({st.session_state[refused]}), "
                        "so the default is shown.", icon=":material/link_off:")
         else:
             del st.session_state[refused]
+    # The box's default is always the text it should show. A value set only through the session state
+    # reaches the browser once, with the run that first draws the box; if a component's rerun overtakes the
+    # browser's drawing, the next run no longer sends it, the box mounts at its default and sends that back
+    # (seen as three empty boxes on a loaded machine: docs/RELIABILITY.md). With a key, the default is not
+    # part of the widget's identity, so the box keeps its state as the default follows it.
     # Mirrored by hand rather than with bind="query-params": a bound widget always takes the URL's
     # value, and a tampered matrix in a link must fall back to the default instead.
-    text = st.text_area(label, key=key, help=help, height=height, max_chars=MAX_CHARS, disabled=disabled)
+    text = st.text_area(label, value=shown, key=key, help=help, height=height, max_chars=MAX_CHARS,
+                        disabled=disabled)
     try:
         M = parse_matrix(text, _NAME, cols=cols, rows=rows)
     except ValueError as err:
