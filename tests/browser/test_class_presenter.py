@@ -64,9 +64,15 @@ def _to_sqrt_dk_and_move(presenter, students) -> str:
     return moved
 
 
-def _wait_slider(page, value: str) -> None:
-    page.wait_for_function(f"v => {{ const s = document.querySelector('{SLIDER}'); return s && s.value === v; }}",
-                           arg=value, timeout=WAIT_MS)
+def _wait_slider(page, value: str, who: str = "the student") -> None:
+    try:
+        page.wait_for_function(f"v => {{ const s = document.querySelector('{SLIDER}'); return s && s.value === v; }}",
+                               arg=value, timeout=WAIT_MS)
+    except Exception as err:                            # say what the page showed instead
+        shown = page.evaluate(f"() => {{ const s = document.querySelector('{SLIDER}'); return s && s.value; }}")
+        following = page.get_by_text("Following class").count() > 0
+        raise AssertionError(f"{who} shows {shown!r}, not {value!r}, at {page.url} "
+                             f"({'following' if following else 'not following'})") from err
 
 
 def _student_runs(page) -> harness.Runs:
@@ -144,16 +150,36 @@ BOXES_JS = """() => {
 }"""
 
 
+IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; }"
+
+
+def _open_drawer(pg, inside) -> None:
+    """On a phone the sidebar is a drawer. Narrowing the window folds an open sidebar away, but on the resize
+    event that follows, not at once: open the drawer whenever it is folded, until ``inside`` is in view."""
+    expand = pg.get_by_test_id("stExpandSidebarButton")
+
+    def shown() -> bool:
+        if expand.is_visible():
+            expand.click()
+        return inside.count() > 0 and inside.first.evaluate(IN_VIEW_JS)
+
+    harness.until(shown, WAIT_MS / 1000, "the sidebar drawer did not open", every_s=0.25, pause=pg.wait_for_timeout)
+
+
 @pytest.mark.parametrize("width, height, scheme", [(1366, 768, "light"), (1366, 768, "dark"), (390, 844, "light")])
 def test_the_large_code_fills_the_screen_and_stays_in_view(klass, width, height, scheme):
     pg = klass.presenter
     pg.set_viewport_size({"width": width, "height": height})
     pg.emulate_media(color_scheme=scheme)
     try:
-        expand = pg.get_by_test_id("stExpandSidebarButton")
-        if width < 600 and expand.is_visible():
-            expand.click()                                          # a phone: the sidebar is a drawer
-        pg.get_by_role("button", name="Show the code large").click()
+        show = pg.get_by_role("button", name="Show the code large")
+        if width < 600:
+            # A phone: the sidebar is a drawer, which narrowing the window folds on a resize event of its own
+            # (in CI, and once beside a CPU hog here, it was shut under the click). The drawer is not what this
+            # test is about: the button is pressed where it is, as a script would.
+            show.evaluate("b => b.click()")
+        else:
+            show.click()
         pg.locator('.st-key-_class_large_qr img').wait_for(timeout=WAIT_MS)
         pg.locator('.st-key-_class_large_link [data-testid=stCode]').wait_for(timeout=WAIT_MS)
         harness.settle(pg)
@@ -174,6 +200,8 @@ def test_the_large_code_fills_the_screen_and_stays_in_view(klass, width, height,
         pg.locator('[role=dialog]').wait_for(state="detached", timeout=WAIT_MS)
         pg.set_viewport_size({"width": 1280, "height": 720})
         pg.emulate_media(color_scheme="light")
+        if width < 600:                                 # the next tests use the sidebar: open it again
+            _open_drawer(pg, pg.get_by_role("button", name="Presenter link (keep private)"))
 
 
 def test_a_presenter_reload_resumes_the_class_and_moves_no_student(klass):
@@ -194,7 +222,9 @@ def test_a_presenter_reload_resumes_the_class_and_moves_no_student(klass):
     presenter.locator(SLIDER).first.focus()
     presenter.keyboard.press("ArrowRight")
     presenter.wait_for_function(f"v => document.querySelector('{SLIDER}').value !== v", arg=moved)
-    _wait_slider(student, presenter.locator(SLIDER).first.input_value())
+    moved = presenter.locator(SLIDER).first.input_value()
+    for n, page in enumerate(p for c in klass.contexts[1:] for p in c.pages):   # this one, and the earlier one
+        _wait_slider(page, moved, f"student {n + 1}")
     assert not presenter.errors and not student.errors
 
 
@@ -209,7 +239,7 @@ def _presenter_link(page) -> str:
 
 def test_the_presenter_link_resumes_on_another_device_and_leaves_no_key_behind(klass):
     presenter, code = klass.presenter, klass.code
-    student = next(p for c in klass.contexts[1:] for p in c.pages)     # the reload test's student
+    student = klass.contexts[-1].pages[0]              # the reload test's student
     moved = presenter.locator(SLIDER).first.input_value()
     _wait_slider(student, moved)
     link = _presenter_link(presenter)
@@ -221,8 +251,14 @@ def test_the_presenter_link_resumes_on_another_device_and_leaves_no_key_behind(k
     laptop.goto(link)
     laptop.get_by_text(f"You are presenting class {code} again.").wait_for(timeout=WAIT_MS)
     laptop.wait_for_url(re.compile(r"/sqrt_dk\?"), timeout=WAIT_MS)
-    laptop.locator(SLIDER).first.wait_for(state="attached", timeout=WAIT_MS)
-    _wait_slider(laptop, moved)
+    try:
+        laptop.locator(SLIDER).first.wait_for(state="attached", timeout=WAIT_MS)
+    except Exception as err:                            # seen under a CPU hog: say what the laptop showed
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        laptop.screenshot(path=str(SHOTS / "presenter_link_no_slider.png"), full_page=True)
+        main = laptop.locator('[data-testid="stMain"]').inner_text()[:400]
+        raise AssertionError(f"no slider at {laptop.url}; the page shows {main!r}") from err
+    _wait_slider(laptop, moved, "the presenter's laptop")
     assert "present=1" in laptop.url                    # the class was presented in presenter mode
     assert key not in laptop.url and "room=" not in laptop.url
     assert key not in laptop.evaluate("() => document.documentElement.outerHTML")
