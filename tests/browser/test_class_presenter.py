@@ -267,9 +267,10 @@ def test_the_presenter_link_resumes_on_another_device_and_leaves_no_key_behind(k
     # presenter's own navigation, it takes the class along).
     seen = [laptop.url]
     for _ in range(laptop.evaluate("() => history.length") - 1):
+        # Back has changed the address when go_back returns. Two entries can hold the same address (beside a
+        # CPU hog a wait for a different one timed out), so each is read as it is, not waited for.
         laptop.go_back()
-        laptop.wait_for_function("u => location.href !== u", arg=seen[-1], timeout=WAIT_MS)
-        seen.append(laptop.url)
+        seen.append(laptop.evaluate("() => location.href"))
         if seen[-1].startswith("about:"):
             break
     print("history after the presenter link:", ["(key)" if key in u else u.split("?")[0] for u in seen])
