@@ -45,6 +45,8 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
         {"type": "scatter", "x": blocks, "y": l, "mode": "lines+markers", "name": "running sum ℓ", "yaxis": "y2",
          "line": {"color": palette.WEIGHTS, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
     ]
+    for trace in traces:                # a marker on the top or bottom edge is drawn whole, not cut in half
+        trace["cliponaxis"] = False
     return figure(traces, f"{query}: the running max m and sum ℓ, block by block", "block", "m", height=300,
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},

@@ -19,6 +19,12 @@ from ._layout import FONT, TITLED_LABEL_PAD, figure, text_px
 HEAD_COLOURS = [palette.QUERY, palette.KEY, palette.VALUE, palette.SCALED]
 
 
+def head_name(h: int) -> str:
+    """Head h's label: a square in the head's colour, then "head h+1" in the theme's text colour (the colours
+    alone, as text, fall to 3.5:1 and below on a dark background)."""
+    return f'<span style="color:{HEAD_COLOURS[h % len(HEAD_COLOURS)]}">■</span> head {h + 1}'
+
+
 def _axes(n: int, cols: int, gap: float = 0.04, vgap: float = 0.1) -> tuple[dict, list[tuple[str, str]]]:
     """Layout axes for an n-panel grid, ``cols`` to a row, filled row by row from the top left."""
     rows = -(-n // cols)
@@ -65,9 +71,8 @@ def head_weights_figure(weights: np.ndarray, labels: list[str], title: str) -> g
                        "text": np.round(weights[h], 2), "texttemplate": "%{text}",
                        "hovertemplate": f"head {h + 1}: " + "%{y} → %{x}: %{z:.4f}<extra></extra>"})
         dom_x, dom_y = layout[f"xaxis{x[1:]}"]["domain"], layout[f"yaxis{y[1:]}"]["domain"]
-        notes.append({"text": f"<b>head {h + 1}</b>", "xref": "paper", "yref": "paper", "x": dom_x[0],
-                      "y": dom_y[1], "xanchor": "left", "yanchor": "bottom", "showarrow": False,
-                      "font": {"color": HEAD_COLOURS[h % len(HEAD_COLOURS)]}})
+        notes.append({"text": f"<b>{head_name(h)}</b>", "xref": "paper", "yref": "paper", "x": dom_x[0],
+                      "y": dom_y[1], "xanchor": "left", "yanchor": "bottom", "showarrow": False})
     return figure(traces, title, height=plot_h + top + bottom, legend=False, annotations=notes, **layout,
                   override={"xaxis": {"title": layout["xaxis"]["title"]}, "yaxis": {"title": layout["yaxis"]["title"]},
                             "margin": {"l": text_px(text) + TITLED_LABEL_PAD, "r": 24, "t": top, "b": bottom}})
@@ -87,9 +92,8 @@ def blocks_figure(matrix: np.ndarray, row_labels: list[str], col_labels: list[st
     d_k = d // n_heads
     shapes = [{"type": "line", "x0": b * d_k - 0.5, "x1": b * d_k - 0.5, "xref": "x", "y0": 0, "y1": 1,
                "yref": "y domain", "line": {"color": palette.NEUTRAL, "width": 3}} for b in range(1, n_heads)]
-    notes = [{"text": f"head {b + 1}", "x": b * d_k + (d_k - 1) / 2, "xref": "x", "y": 1.0, "yref": "y domain",
-              "yanchor": "bottom", "showarrow": False, "font": {"color": HEAD_COLOURS[b % len(HEAD_COLOURS)]}}
-             for b in range(n_heads)]
+    notes = [{"text": head_name(b), "x": b * d_k + (d_k - 1) / 2, "xref": "x", "y": 1.0, "yref": "y domain",
+              "yanchor": "bottom", "showarrow": False} for b in range(n_heads)]
     return figure([heat], title, "dimension (column)", "token", height=300, legend=False, shapes=shapes,
                   annotations=notes,
                   xaxis={"tickvals": list(range(d)), "ticktext": [escape(c) for c in col_labels]},

@@ -105,11 +105,14 @@ def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, att
                   xaxis={"type": "log", "tickvals": [2 ** p for p in range(12) if 2 ** p <= max(pairs[-1], d)]},
                   shapes=[vline(d, {"color": palette.NEUTRAL, "dash": "dot"}),
                           hline(0.5, {"color": palette.NEUTRAL, "width": 1}), *marks],
+                  # Both labels sit beside their line, and the learner's above the plot, clear of the curves; in
+                  # the theme's text colour (the line's blue as text reads poorly on a dark background).
                   annotations=[{"x": np.log10(d), "y": 0.45, "xref": "x", "yref": "y", "text": "k = d",
-                                "showarrow": False, "xanchor": "left"},
-                               *([{"x": np.log10(k), "y": 1.03, "xref": "x", "yref": "y", "text": f"your k = {k}",
-                                   "showarrow": False, "xanchor": "right" if k > d else "left",
-                                   "yanchor": "top", "font": {"color": palette.QUERY}}] if k is not None else []),
+                                "showarrow": False, "xanchor": "left", "xshift": 4},
+                               *([{"x": np.log10(k), "y": 1.0, "xref": "x", "yref": "y domain",
+                                   "text": f"your k = {k}", "showarrow": False,
+                                   "xanchor": "right" if k > d else "left", "xshift": -4 if k > d else 4,
+                                   "yanchor": "bottom"}] if k is not None else []),
                                {"x": 0, "y": 0.5, "xref": "x domain", "yref": "y", "text": "guessing",
                                 "showarrow": False, "yanchor": "bottom", "xanchor": "left"}],
                   override={"margin": {"b": 138}})        # three legend entries may take two rows

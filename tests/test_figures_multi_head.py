@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from figures.masks_and_cross_attention import cross_weights_figure, masked_weights_figure, scene_figure
-from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
+from figures.multi_head import HEAD_COLOURS, blocks_figure, cost_figure, head_weights_figure, real_heads_figure
 
 
 def test_head_weights_draw_one_heatmap_per_head_on_one_scale():
@@ -26,7 +26,11 @@ def test_blocks_draw_a_line_between_heads():
     fig = blocks_figure(M, ["x", "y"], [f"c{j}" for j in range(8)], 4, "t")
     np.testing.assert_allclose(np.asarray(fig.data[0].z), M)
     assert [s.x0 for s in fig.layout.shapes] == [1.5, 3.5, 5.5]
-    assert [a.text for a in fig.layout.annotations] == ["head 1", "head 2", "head 3", "head 4"]
+    labels = [a.text for a in fig.layout.annotations]
+    assert [t.rsplit("</span> ", 1)[1] for t in labels] == ["head 1", "head 2", "head 3", "head 4"]
+    # The head's colour marks a square; the words keep the theme's text colour (readable on dark too).
+    assert all(a.font.color is None for a in fig.layout.annotations)
+    assert [t.split('"')[1] for t in labels] == [f"color:{c}" for c in HEAD_COLOURS]
 
 
 def panels(fig) -> dict[int, tuple[np.ndarray, np.ndarray, int, int]]:

@@ -118,3 +118,19 @@ def test_a_refused_links_notice_survives_a_rerun_that_stops_the_first_run_at_the
     assert any("could not be used" in w.value for w in at.warning), [w.value for w in at.warning]
     assert at.text_area(key=key("m")).value == format_matrix(np.eye(2))
     assert key("m") not in at.query_params
+
+
+@pytest.mark.parametrize("link", [None, "1, 2\n3, 4", "1, [phish](http://127.0.0.1:9/login)"])
+def test_a_matrix_boxs_default_is_the_text_it_shows_on_every_run(link):
+    """The browser mounts a box at its element default whenever the run that set its value was overtaken (a
+    component's rerun came first): that run's successor no longer pushes the value (docs/RELIABILITY.md). So
+    the default itself must be the text the box shows, on the first run and on every one after."""
+    at = run(**({key("m"): link} if link is not None else {}))
+    shown = format_matrix(np.eye(2)) if link is None or "phish" in link else link
+    for _ in range(2):                                   # the run that sets it, and one that only reruns
+        box = at.text_area(key=key("m"))
+        assert box.value == shown
+        assert box.proto.default == shown, (box.proto.default, shown)
+        at.run()
+    box.set_value("2, 0\n0, 2").run()                     # typed: the default follows the new text
+    assert at.text_area(key=key("m")).proto.default == "2, 0\n0, 2"
