@@ -171,6 +171,9 @@ class Runs:
         A page reruns by itself after it opens (the progress and URL components report back), and while a
         run goes Streamlit fades the elements it has not yet redrawn: a check of what the page looks like
         (colour contrast, sizes) must not look during one.
+
+        Not a wait for a click's run: right after a click, the page may have been quiet for long enough
+        already, before the browser has even sent the rerun. Wait for that run first (``wait``).
         """
         self._until(lambda: not self.running and time.perf_counter() - self.changed_at >= quiet_ms / 1000,
                     timeout_ms, f"the page did not stay quiet for {quiet_ms} ms")
