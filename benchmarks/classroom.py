@@ -148,7 +148,7 @@ async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -
     students = [Client(ws_url, f"student {i}", query=f"room={code}") for i in range(n)]
     for s in students:
         await s.open()
-    join_s = 180 + n                                     # all join at once: a crowd takes a while
+    join_s = float(os.environ.get("CLASS_JOIN_S", 180 + n))   # all join at once: a crowd takes a while
     await asyncio.gather(*(s.run(timeout=join_s) for s in students))
     # Each tab answers the page's storage read with its follower id, as a browser does at once (without it, a
     # join waits WAIT_FOR_BROWSER_S, ticking a timer: a browser that runs no scripts).

@@ -93,11 +93,20 @@ class Client:
                 return
             left = deadline - time.perf_counter()
             if left <= 0:
-                raise TimeoutError(f"{self.name}: timed out")
+                raise TimeoutError(f"{self.name}: timed out ({self.state()})")
             try:
                 await asyncio.wait_for(self.news.wait(), min(left, 0.25))
             except TimeoutError:
                 pass
+
+    def state(self) -> str:
+        """What this tab holds, for a timeout's message: its page, whether it thinks a run is going, its last
+        runs' statuses, its timers and how many widgets it has."""
+        last = [status for _, status in self.finished[-3:]]
+        timers = sorted(getattr(self, "timers", {}))
+        return (f"page {self.page_hash[:8] or '(none)'}, running {self.running}, {len(self.finished)} runs "
+                f"finished (last statuses {last}), timers {[t[:8] for t in timers]}, {len(self.widgets)} widgets, "
+                f"last alerts {[a[:60] for a in self.alerts[-2:]]}")
 
     def _element(self, delta) -> None:
         el = delta.new_element

@@ -250,6 +250,24 @@ def test_a_page_switch_overtaken_by_a_rerun_of_the_old_page_switches_again(monke
     assert student.slider(key="sd_dk").value == pres.slider(key="sd_dk").value
 
 
+def test_a_rerun_of_the_old_page_after_the_switch_was_applied_switches_back():
+    """The message the browser sent from the old page can arrive after the new page's run is over, when the
+    version already counts as seen: that run of the old page switches back (a crowd of 500 joining at once
+    left some students on the old page for minutes before this)."""
+    pres, code, _ = start_class()
+    student = fresh(room=code)
+    go(pres, "sqrt_dk")
+    student.run()                                             # switched and applied on the new page
+    assert student.slider(key="sd_dk").value == pres.slider(key="sd_dk").value
+    go(student, "home")                                       # the late run of the page it left
+    student.run()                                             # (its switch's own run, under AppTest)
+    assert not student.exception, [e.value for e in student.exception]
+    assert "sd_dk" in {s.key for s in student.slider}, "the follower stayed on the old page"
+    assert student.slider(key="sd_dk").value == pres.slider(key="sd_dk").value
+    go(student, "polysemy")                                   # a page opened by hand stays open
+    assert not student.exception and "sd_dk" not in {s.key for s in student.slider}
+
+
 def test_a_run_from_the_browsers_old_values_keeps_the_presenters():
     """A run starts from the widget values the browser sent, which can predate the presenter's change the
     follower has just applied (a message sent while that run was on its way). The room's values stay."""

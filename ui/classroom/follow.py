@@ -21,6 +21,8 @@ from ui.classroom.rooms import listening, room_store
 from ui.classroom.session import LOST, following, leave, notice, role, state
 from ui.content import page_index
 
+LATE_RUN_S = 30.0             # how long after a follow's switch a run of the page it left counts as a late one
+
 
 def _typed(text: str, like: object) -> object:
     """``text`` (as a link carries it) as the type of the widget's current value; ValueError if it is not one."""
@@ -56,10 +58,14 @@ def _apply(slug: str, snap: Snapshot) -> bool:
     if snap.page != slug:
         if not switching:
             return False
-        params = {"room": s.code, **snap.controls}
+        # A control this session already holds takes the room's value from the session state on the new page
+        # (its run applies the view, or holds it): Streamlit refuses a link's value for a widget still bound
+        # to the address, which it is when a late run of the old page switches back (``_hold``).
+        params = {"room": s.code, **{k: v for k, v in snap.controls.items() if k not in st.session_state}}
         if present.active():
             params["present"] = "1"
         wake.switching(snap.page, params)
+        s.left = (slug, time.time())
         st.switch_page(navigation.page(snap.page), query_params=params)
     _set_controls(snap)
     return True
@@ -102,18 +108,28 @@ def _follow_now(slug: str) -> bool:
         return False
     s.offline = False
     if snap.version == s.seen:
-        _hold(slug, snap)
-        return False
+        return _hold(slug, snap)
     return _apply(slug, snap)
 
 
-def _hold(slug: str, snap: Snapshot) -> None:
+def _hold(slug: str, snap: Snapshot) -> bool:
     """A run of a view already applied: its controls set to the room's again. The run may come from a message
     the browser sent before it had the presenter's values, and a run starts from the browser's widget values:
     without this, such a run would put the old ones back, with the version counted as seen, until the
-    presenter's next change. (A student who wants to move the controls explores on their own.)"""
+    presenter's next change. (A student who wants to move the controls explores on their own.)
+
+    The same holds for the page: a message the browser sent from the old page, before it learnt of a switch,
+    can arrive after the new page's run is over. That run reruns the old page with the version already
+    counted as seen, and the student stayed there until the presenter's next change (a crowd of 500 joining
+    at once left some on the lesson map for minutes). A run of the page just left, within ``LATE_RUN_S`` of
+    the switch, switches again; a page the student opens by hand stays theirs until the presenter's next
+    change, as before. True when the page switches."""
     if snap.page == slug:
         _set_controls(snap)
+        return False
+    left = state().left
+    late = left is not None and left[0] == slug and time.time() - left[1] < LATE_RUN_S
+    return late and _apply(slug, snap)
 
 
 def register(slug: str) -> bool:
@@ -178,6 +194,8 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == s.seen:
+        if s.left is not None and s.left[0] == slug and snap.page and snap.page != slug:
+            st.rerun(scope="app")                       # a late run of the page left: the full run switches
         _hold(slug, snap)
         return drawn_before
     before, owned = s.snap, s.sections.get((slug, name))
