@@ -87,7 +87,5 @@ def by_layer_figure(layer_labels: list[str], curves: dict[str, np.ndarray], titl
               for n, (name, v) in enumerate(curves.items())]
     values = np.concatenate([np.asarray(v, dtype=np.float64) for v in curves.values()])
     low = float(np.nanmin(values)) if np.isfinite(values).any() else 0.0
-    # No x-axis title: each tick names its layer ("embedding", "layer 1", …), and on a phone the tilted ticks
-    # pushed a title into the legend under it.
-    return figure(traces, title, "", y_title, height=340, legend=True,
+    return figure(traces, title, "layer", y_title, height=340, legend=True,
                   override={"yaxis": {"range": [min(0.0, low) - 0.05, 1.05]}})
