@@ -127,9 +127,15 @@ def _hold(slug: str, snap: Snapshot) -> bool:
     if snap.page == slug:
         _set_controls(snap)
         return False
+    return _late(slug, snap) and _apply(slug, snap)
+
+
+def _late(slug: str, snap: Snapshot) -> bool:
+    """This run is of the page a follow switched away from, within ``LATE_RUN_S`` of the switch, and the room
+    shows another page: a message from before the switch, not a page the student opened by hand."""
     left = state().left
-    late = left is not None and left[0] == slug and time.time() - left[1] < LATE_RUN_S
-    return late and _apply(slug, snap)
+    return bool(snap.page) and snap.page != slug and left is not None and left[0] == slug \
+        and time.time() - left[1] < LATE_RUN_S
 
 
 def register(slug: str) -> bool:
@@ -194,7 +200,7 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == s.seen:
-        if s.left is not None and s.left[0] == slug and snap.page and snap.page != slug:
+        if _late(slug, snap):
             st.rerun(scope="app")                       # a late run of the page left: the full run switches
         _hold(slug, snap)
         return drawn_before
