@@ -103,7 +103,8 @@ def launch(playwright):
 
 
 class Runs:
-    """Counts the script runs the server reports finished to one page, and the bytes it sent.
+    """Counts the script runs the server reports finished to one page, and the bytes it sent. A run stopped
+    early for a rerun is not counted: the run that replaces it is.
 
     Read from the websocket itself (ForwardMsg.script_finished), so "the run is over" does not depend
     on spinners or test ids that change between Streamlit versions.
@@ -149,6 +150,14 @@ class Runs:
             if newest:
                 self._charts_now += 1
         elif kind == "script_finished":
+            if msg.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                # Stopped part-way for a rerun (a component answering during the page's first run, a button's
+                # st.rerun()): the page holds only what it drew so far, and the next run is already coming.
+                # Not a finished run: a test that looked then found a page without its last elements (a
+                # page's "Reveal the answer" missing right after it opened, 2026-12-03).
+                self._charts_now = 0
+                self.changed_at = time.perf_counter()
+                return
             if newest:
                 self.charts = self._charts_now
             # Counted per run: a run stopped early for a rerun is followed by the next one's charts, which

@@ -3,7 +3,10 @@ screen's and a phone's size (devtools/layout.py says what is measured).
 
 Each page is opened once, its predictions answered and revealed (the reveal is where many charts are),
 then drawn at each size in turn: the charts redraw for the new width as they would on a rotated phone or
-a resized window. One server, one browser context for the whole module.
+a resized window. One server for the module; each test has its own browser context, since the browser
+keeps a learner's revealed answers: a page opened again in the same context reveals them by itself once its
+stored progress arrives, and could do it between the harness finding a "Reveal the answer" button and
+pressing it (CI, 2026-12-03: [polysemy] presenting, after the same page's first test).
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ SIZES = sorted(layout.SIZES.items(), key=lambda item: -item[1][0])
 DESKTOP = 1280
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def tab(browser):
-    """One page for the module (one context: a fresh session per page load, as a learner's)."""
+    """One page in its own context: a new learner, with no answers kept from another test."""
     context = browser.new_context(viewport={"width": SIZES[0][1][0], "height": harness.TALL})
     pg = context.new_page()
     errors: list[str] = []
