@@ -30,6 +30,7 @@ from pathlib import Path
 
 from benchmarks import cold_start, levers, redraw, report, server_move, server_rerun, sessions
 from devtools import harness
+from devtools.apptest import as_the_server
 from ui.content import page_index
 
 
@@ -94,7 +95,7 @@ def in_process(slugs: list[str], cfg: Settings) -> list[str]:
     """(a), (b) through AppTest, before any server competes for the CPU."""
     say("(a) server reruns through AppTest …")
     floor, reruns = server_rerun.server_reruns(slugs, cfg.reruns)
-    with server_rerun.as_the_server():
+    with as_the_server():
         floor_c, reruns_c = server_rerun.server_reruns(slugs, cfg.reruns)
     return server_rerun.section(floor, reruns, floor_c, reruns_c, cfg.reruns)
 

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import statistics
 import time
@@ -44,40 +43,6 @@ class ServerRerun:
     charts: int
     chart_bytes: int
     floor_ms: float                                 # the floor page's median, rerun alternately with this page
-
-
-@contextlib.contextmanager
-def as_the_server():
-    """AppTest as the server runs pages: each script compiled once, and every rerun through app.py.
-
-    Two differences from a server, both patched here for the duration:
-    - ``AppTest.run()`` makes a fresh ``ScriptCache`` every time, so each timed rerun would also read the page,
-      rewrite it for magic commands and compile it (docs/PERFORMANCE.md gives the cost per page); a
-      running server keeps one cache per process. Patched in both modules that make one.
-    - ``AppTest.run()`` also forgets, before every run, that the app uses ``st.navigation``. With a ``pages/``
-      folder beside app.py, Streamlit then takes the app for an old-style multipage app and runs the page on
-      its own, after listing and resolving every file in ``pages/`` (the cost of app.py, paid elsewhere). A
-      server remembers it for the life of the process once app.py has run (``ui.entry.use_navigation_only``),
-      so every rerun there runs app.py and its ``st.navigation``, which is what is timed here.
-    """
-    import streamlit.testing.v1.app_test as app_test
-    import streamlit.testing.v1.local_script_runner as runner
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
-
-    class NavigationRemembered(PagesManager):
-        def __init__(self, *args, **kwargs):
-            PagesManager.uses_pages_directory = False           # what app.py leaves a server process with
-            super().__init__(*args, **kwargs)
-
-    shared = ScriptCache()
-    saved = app_test.ScriptCache, runner.ScriptCache, app_test.PagesManager
-    app_test.ScriptCache = runner.ScriptCache = lambda: shared
-    app_test.PagesManager = NavigationRemembered
-    try:
-        yield
-    finally:
-        app_test.ScriptCache, runner.ScriptCache, app_test.PagesManager = saved
 
 
 class _Mover:
@@ -164,7 +129,7 @@ def section(floor: ServerRerun, reruns: list[ServerRerun], floor_c: ServerRerun,
             "machine. Measured twice: with AppTest as shipped, which reads and compiles the page again on "
             "every run and, finding a `pages/` folder, runs the page on its own (not through app.py); and as a "
             "server runs it, with one script cache for the whole run and every rerun through app.py and its "
-            "`st.navigation` (`as_the_server` in `benchmarks/server_rerun.py`). The second is what a learner's "
+            "`st.navigation` (`as_the_server` in `devtools/apptest.py`). The second is what a learner's "
             "rerun costs the server. "
             "Chart JSON is the sum of the `spec` strings of the page's `plotly_chart` "
             "elements after the change: Streamlit resends every chart on every rerun, so this is what one "

@@ -3,13 +3,14 @@ and find every widget a learner can set, what values are legal for it, what mess
 and which elements render raw HTML.
 
 Shared by the page tests (the ``open_page`` fixture in tests/conftest.py is this module's ``open_page``),
-the fuzz and isolation tests, scripts/input_inventory.py and benchmarks/soak_lab.py, so every page in
+the fuzz and isolation tests, devtools/inventory.py and benchmarks/soak_lab.py, so every page in
 ui.content.page_index() is covered without naming its widgets.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import math
 import re
@@ -25,6 +26,52 @@ import attention_core as core
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
+
+
+@contextlib.contextmanager
+def as_the_server():
+    """AppTest as the server runs pages: each script compiled once, installed components found once, and
+    every rerun through app.py.
+
+    Three differences from a server, all patched here for the duration:
+    - ``AppTest.run()`` makes a fresh ``ScriptCache`` every time, so each timed rerun would also read the page,
+      rewrite it for magic commands and compile it (docs/PERFORMANCE.md gives the cost per page); a
+      running server keeps one cache per process. Patched in both modules that make one.
+    - ``AppTest.run()`` also forgets, before every run, that the app uses ``st.navigation``. With a ``pages/``
+      folder beside app.py, Streamlit then takes the app for an old-style multipage app and runs the page on
+      its own, after listing and resolving every file in ``pages/`` (the cost of app.py, paid elsewhere). A
+      server remembers it for the life of the process once app.py has run (``ui.entry.use_navigation_only``),
+      so every rerun there runs app.py and its ``st.navigation``, which is what is timed here.
+    - Every new ``AppTest`` looks for components by reading the metadata of every installed package (about
+      0.4 s here, three quarters of the page tests' time); a server does it once, when it starts. Here one
+      registry, found on first use, serves every AppTest of the process.
+    """
+    import streamlit.testing.v1.app_test as app_test
+    import streamlit.testing.v1.local_script_runner as runner
+    from streamlit.components.v2.component_manager import BidiComponentManager
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    class NavigationRemembered(PagesManager):
+        def __init__(self, *args, **kwargs):
+            PagesManager.uses_pages_directory = False           # what app.py leaves a server process with
+            super().__init__(*args, **kwargs)
+
+    class FoundOnce(BidiComponentManager):
+        def discover_and_register_components(self, *args, **kwargs) -> None:
+            if not getattr(self, "_found", False):
+                super().discover_and_register_components(*args, **kwargs)
+                self._found = True
+
+    shared, registry = ScriptCache(), FoundOnce()
+    saved = app_test.ScriptCache, runner.ScriptCache, app_test.PagesManager, app_test.BidiComponentManager
+    app_test.ScriptCache = runner.ScriptCache = lambda: shared
+    app_test.PagesManager = NavigationRemembered
+    app_test.BidiComponentManager = lambda: registry
+    try:
+        yield
+    finally:
+        app_test.ScriptCache, runner.ScriptCache, app_test.PagesManager, app_test.BidiComponentManager = saved
 
 
 def open_page(slug: str, /, check: bool = True, **params: str | list[str]) -> AppTest:

@@ -61,3 +61,15 @@ def pytest_terminal_summary(terminalreporter, config):
     per_page = ", ".join(f"{slug} {c['cases']}" for slug, c in report["pages"].items())
     terminalreporter.write_line(f"fuzz: {total} cases over {len(pages)} pages ({per_page}); "
                                 "artifacts/fuzz_report.json")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _apptest_as_the_server():
+    """Every AppTest in the suite runs pages as the server does (``devtools.apptest.as_the_server``): each
+    script compiled once per worker, and every rerun through app.py and its ``st.navigation``. As shipped,
+    AppTest compiles the page again on every run and, seeing a ``pages/`` folder, runs the page alone after
+    listing every file there: slower, and not the app a learner's browser talks to."""
+    from devtools.apptest import as_the_server
+
+    with as_the_server():
+        yield

@@ -155,8 +155,10 @@ def settle(s: Session, info: WidgetInfo, value, label: str) -> None:
     alarms = [m for m in messages(at) if m not in s.baseline]
     if info.is_matrix and refuses(value) is not None:
         assert alarms, f"{s.where()}: {info.label!r} refused {value[:40]!r} ({refuses(value)}) without a message"
-    elif not info.is_matrix and not value.strip() and value != info.value:
-        # (a blank field left blank, such as "Join a class" before anything is typed, changed nothing)
+    elif not info.is_matrix and not value.strip() and value != info.value \
+            and str(s.defaults.get((info.kind, info.key)) or "").strip():
+        # (a blank field left blank, such as "Join a class" before anything is typed, changed nothing; and a
+        # field that opens blank, such as the glossary's search, is back where it started, refusing nothing)
         assert new, f"{s.where()}: {info.label!r} is blank and the page says nothing"
     elif not info.is_matrix and len(value) >= 10_000 and info.max_chars is None:
         assert alarms, f"{s.where()}: {info.label!r} took 10,000 characters without a message"
