@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run every test: lint, unit, property, AppTest and real-browser.
 # Used as-is by CI (.ci/run) and by the README's quick start.
-#   bash scripts/test.sh                  everything (about 12-20 minutes on two cores)
-#   bash scripts/test.sh --fast           everything but the real-browser tests (about 3 minutes, quiet)
+#   bash scripts/test.sh                  everything (about 25 minutes on two cores, quiet)
+#   bash scripts/test.sh --fast           everything but the real-browser tests (about 2.5 minutes, quiet)
 #   bash scripts/test.sh [--fast] ARGS    ARGS go to pytest as they are (-k, a file, -x, -n 0 ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
