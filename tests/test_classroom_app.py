@@ -161,6 +161,31 @@ def test_the_presenter_link_makes_a_new_session_the_presenter_and_leaves_the_add
     assert "key" not in wrong.query_params
 
 
+def test_a_late_run_of_the_presenter_links_landing_page_moves_nobody():
+    """The presenter link lands on the lesson map, and its run switches to the class's page. A message the
+    browser sent from the lesson map before it learnt of the switch can arrive after it: that run of the
+    lesson map once published itself, and every student was moved there (1 in 4 openings beside a CPU hog).
+    It resumes instead; after ``LATE_RUN_S`` the presenter's own move to the lesson map is theirs again."""
+    from ui.classroom import presenting
+
+    pres, code, key = start_class()
+    go(pres, "sqrt_dk")
+    pres.slider(key="sd_dk").set_value(256).run()
+    student = fresh(room=code)
+    laptop = fresh(room=code, key=key)                        # resumed: switched to the class's page
+    assert class_state(laptop).role == "presenter" and laptop.slider(key="sd_dk").value == 256
+    go(laptop, "home")                                        # the late run of the landing page
+    assert "sd_dk" in {s.key for s in laptop.slider}, "the presenter was left on the lesson map"
+    assert laptop.slider(key="sd_dk").value == 256
+    assert snapshot(code).page == "sqrt_dk", "the late run moved the class"
+    student.run()
+    assert student.slider(key="sd_dk").value == 256
+    left = class_state(laptop).left
+    class_state(laptop).left = (left[0], left[1] - presenting.LATE_RUN_S)
+    go(laptop, "home")                                        # later: the presenter's own choice
+    assert "sd_dk" not in {s.key for s in laptop.slider} and snapshot(code).page == "home"
+
+
 # --- following ------------------------------------------------------------------------------------------------
 
 def test_students_follow_the_page_the_slider_and_the_step():

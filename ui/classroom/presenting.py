@@ -29,6 +29,7 @@ from ui.content import page_index
 _LOGGER = logging.getLogger(__name__)
 
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
+LATE_RUN_S = 30.0             # after a resume's switch, how long a run of the page it left counts as a late one
 PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
@@ -84,7 +85,7 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
     fragment between full runs (not during one: a new page's widgets do not exist yet, and a half-made view
     would cost every student an extra run)."""
     s = state()
-    if s.role != "presenter" or s.resuming:
+    if s.role != "presenter" or s.resuming or late(slug):
         return
     if from_tick and s.mid_run:
         return
@@ -136,15 +137,32 @@ def resume(slug: str) -> None:
     if snap.step:
         st.session_state[controls.step_key(snap.page)] = snap.step
     if snap.page != slug or on != present.active():
-        params = {name: values if len(values) != 1 else values[0] for name, values in snap.controls.items()}
+        # A control this session already holds (a late run switching back, below) takes the room's value from
+        # the session state; Streamlit refuses a link's value for a widget still bound to the address.
+        params = {name: values if len(values) != 1 else values[0] for name, values in snap.controls.items()
+                  if name not in st.session_state}
         if on:
             params["present"] = "1"
         present.set_active(on)
+        if snap.page != slug:
+            s.left = (slug, time.time())
         st.switch_page(navigation.page(snap.page), query_params=params)
     from ui.classroom.follow import _set_controls as set_controls  # follow imports this module
 
     set_controls(snap)
     s.resuming = False
+
+
+def late(slug: str) -> bool:
+    """This presenter's run is of the page a resume switched away from, within ``LATE_RUN_S`` of the switch,
+    while the room shows another page: a message the browser sent before it learnt of the switch, not the
+    presenter's choice. Beside a CPU hog, the presenter link's landing page (the lesson map) ran again after
+    the switch in 1 of 4 openings and published itself: every student was moved to the lesson map. Such a
+    run resumes again instead (``resume``) and publishes nothing. A presenter who opens the page they just
+    left, within those seconds, is brought back to the class's page: the price of telling the two apart."""
+    s = state()
+    return s.role == "presenter" and s.left is not None and s.left[0] == slug \
+        and time.time() - s.left[1] < LATE_RUN_S and s.published is not None and s.published[0] != slug
 
 
 def public_root() -> str | None:

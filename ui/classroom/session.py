@@ -60,7 +60,7 @@ class ClassState:
     pending: str | None = None           # a code to join once the browser has said its follower id
     pending_since: float = 0.0           # when that wait began (a browser that never says is not waited on)
     cleaning: str | None = None          # the query a link's key is being wiped to, in the address bar itself
-    left: tuple[str, float] | None = None  # follower: the page a follow last switched away from, and when
+    left: tuple[str, float] | None = None  # the page a follow or a resume last switched away from, and when
 
     def leave(self) -> None:
         """Forget the class (not the session's follower id, recent failed joins, a pending notice, or a

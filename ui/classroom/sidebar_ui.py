@@ -39,6 +39,8 @@ def sidebar(slug: str) -> bool:
             browser.read()                              # this browser's follower id and this tab's class
             settled = joining.arrive()
     s = state()
+    if presenting.late(slug):
+        s.resuming = True                               # a late run of the page a resume left: resume again
     if settled:
         _resume_from_tab()
         presenting.resume(slug)
