@@ -145,6 +145,9 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     # The sentence stays in its box exactly as typed, and the tag's pieces appear among the tokens as text.
     assert box.first.input_value() == SENTENCE, "the box does not show the sentence as typed"
     tokens = pg.locator('[data-testid="stMain"] [data-testid="stCode"]').first.inner_text().split()
+    # (a full run once found no "script" among the tokens shown: say what the page held, and after how many runs)
+    assert "script" in tokens, f"the typed sentence's tokens are not shown ({problems.runs.finished - runs} runs " \
+        f"after typing): {tokens}"
     assert tokens[tokens.index("script") - 1: tokens.index("script") + 2] == ["<", "script", ">"], \
         f"the tag is not shown as literal tokens: {tokens}"
     injected = pg.evaluate("() => [...document.scripts].filter(s => s.textContent.includes('alert(1)')).length")
