@@ -166,7 +166,7 @@ def test_a_late_run_of_the_presenter_links_landing_page_moves_nobody():
     browser sent from the lesson map before it learnt of the switch can arrive after it: that run of the
     lesson map once published itself, and every student was moved there (1 in 4 openings beside a CPU hog).
     It resumes instead; after ``LATE_RUN_S`` the presenter's own move to the lesson map is theirs again."""
-    from ui.classroom import presenting
+    from ui.classroom.session import LATE_RUN_S
 
     pres, code, key = start_class()
     go(pres, "sqrt_dk")
@@ -181,7 +181,7 @@ def test_a_late_run_of_the_presenter_links_landing_page_moves_nobody():
     student.run()
     assert student.slider(key="sd_dk").value == 256
     left = class_state(laptop).left
-    class_state(laptop).left = (left[0], left[1] - presenting.LATE_RUN_S)
+    class_state(laptop).left = (left[0], left[1] - LATE_RUN_S)
     go(laptop, "home")                                        # later: the presenter's own choice
     assert "sd_dk" not in {s.key for s in laptop.slider} and snapshot(code).page == "home"
 

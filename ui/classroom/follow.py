@@ -18,10 +18,8 @@ from ui import controls, navigation, present, streamlit_private as private, wake
 from ui.classroom import watcher
 from ui.classroom.presenting import publish
 from ui.classroom.rooms import listening, room_store
-from ui.classroom.session import LOST, following, leave, notice, role, state
+from ui.classroom.session import LOST, following, late_run, leave, notice, role, state
 from ui.content import page_index
-
-LATE_RUN_S = 30.0             # how long after a follow's switch a run of the page it left counts as a late one
 
 
 def _typed(text: str, like: object) -> object:
@@ -121,21 +119,13 @@ def _hold(slug: str, snap: Snapshot) -> bool:
     The same holds for the page: a message the browser sent from the old page, before it learnt of a switch,
     can arrive after the new page's run is over. That run reruns the old page with the version already
     counted as seen, and the student stayed there until the presenter's next change (a crowd of 500 joining
-    at once left some on the lesson map for minutes). A run of the page just left, within ``LATE_RUN_S`` of
+    at once left some on the lesson map for minutes). A run of the page just left, within ``session.LATE_RUN_S`` of
     the switch, switches again; a page the student opens by hand stays theirs until the presenter's next
     change, as before. True when the page switches."""
     if snap.page == slug:
         _set_controls(snap)
         return False
-    return _late(slug, snap) and _apply(slug, snap)
-
-
-def _late(slug: str, snap: Snapshot) -> bool:
-    """This run is of the page a follow switched away from, within ``LATE_RUN_S`` of the switch, and the room
-    shows another page: a message from before the switch, not a page the student opened by hand."""
-    left = state().left
-    return bool(snap.page) and snap.page != slug and left is not None and left[0] == slug \
-        and time.time() - left[1] < LATE_RUN_S
+    return late_run(slug, snap.page) and _apply(slug, snap)
 
 
 def register(slug: str) -> bool:
@@ -200,7 +190,7 @@ def section_starts(slug: str, name: str) -> frozenset[str] | None:
     except RoomError:
         st.rerun(scope="app")                           # the full run says what happened to the class
     if snap.version == s.seen:
-        if _late(slug, snap):
+        if late_run(slug, snap.page):
             st.rerun(scope="app")                       # a late run of the page left: the full run switches
         _hold(slug, snap)
         return drawn_before

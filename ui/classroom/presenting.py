@@ -23,13 +23,12 @@ from ui import controls, navigation, present, wake
 from ui.classroom import results_view
 from ui.classroom.joining import in_words
 from ui.classroom.rooms import changed, client_address, room_store
-from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, leave, notice, role, state
+from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, late_run, leave, notice, role, state
 from ui.content import page_index
 
 _LOGGER = logging.getLogger(__name__)
 
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
-LATE_RUN_S = 30.0             # after a resume's switch, how long a run of the page it left counts as a late one
 PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
@@ -154,15 +153,14 @@ def resume(slug: str) -> None:
 
 
 def late(slug: str) -> bool:
-    """This presenter's run is of the page a resume switched away from, within ``LATE_RUN_S`` of the switch,
+    """This presenter's run is of the page a resume switched away from, within ``session.LATE_RUN_S`` of the switch,
     while the room shows another page: a message the browser sent before it learnt of the switch, not the
     presenter's choice. Beside a CPU hog, the presenter link's landing page (the lesson map) ran again after
     the switch in 1 of 4 openings and published itself: every student was moved to the lesson map. Such a
     run resumes again instead (``resume``) and publishes nothing. A presenter who opens the page they just
     left, within those seconds, is brought back to the class's page: the price of telling the two apart."""
     s = state()
-    return s.role == "presenter" and s.left is not None and s.left[0] == slug \
-        and time.time() - s.left[1] < LATE_RUN_S and s.published is not None and s.published[0] != slug
+    return s.role == "presenter" and s.published is not None and late_run(slug, s.published[0])
 
 
 def public_root() -> str | None:

@@ -81,6 +81,18 @@ def role() -> str | None:
     return state().role
 
 
+LATE_RUN_S = 30.0             # after a switch (a follow's or a resume's), how long a run of the page left is a late one
+
+
+def late_run(slug: str, room_page: str) -> bool:
+    """This run is of the page a switch (a follow's, or a presenter's resume) left, within ``LATE_RUN_S`` of
+    it, while the room shows another page: a message the browser sent before it learnt of the switch, not a
+    page opened by hand."""
+    left = state().left
+    return bool(room_page) and room_page != slug and left is not None and left[0] == slug \
+        and time.time() - left[1] < LATE_RUN_S
+
+
 def following() -> bool:
     s = state()
     return s.role == "student" and s.following
