@@ -8,7 +8,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from devtools import harness, layout
 from tests.browser.conftest import SCREENSHOTS
@@ -144,10 +144,18 @@ def test_typing_a_script_tag_into_the_lab_shows_it_as_text(server, page):
     assert pg.locator(EXCEPTION).count() == 0, pg.locator(EXCEPTION).first.inner_text()
     # The sentence stays in its box exactly as typed, and the tag's pieces appear among the tokens as text.
     assert box.first.input_value() == SENTENCE, "the box does not show the sentence as typed"
-    tokens = pg.locator('[data-testid="stMain"] [data-testid="stCode"]').first.inner_text().split()
-    # (a full run once found no "script" among the tokens shown: say what the page held, and after how many runs)
+    # The tokens shown are the typed sentence's: waited for as the page's own state (a full run once found no
+    # "script" among them after the runs had settled; if the page never shows them, say what it held instead).
+    code = '[data-testid="stMain"] [data-testid="stCode"]'
+    try:
+        pg.wait_for_function("sel => (document.querySelector(sel)?.innerText || '').split(/\\s+/).includes('script')",
+                             arg=code, timeout=60_000)
+    except PlaywrightTimeout:
+        pass                                      # the assertion below says what the page showed
+    code = pg.locator(code).first
+    tokens = code.inner_text().split()
     assert "script" in tokens, f"the typed sentence's tokens are not shown ({problems.runs.finished - runs} runs " \
-        f"after typing): {tokens}"
+        f"after typing, then 60 s): {tokens}"
     assert tokens[tokens.index("script") - 1: tokens.index("script") + 2] == ["<", "script", ">"], \
         f"the tag is not shown as literal tokens: {tokens}"
     injected = pg.evaluate("() => [...document.scripts].filter(s => s.textContent.includes('alert(1)')).length")
