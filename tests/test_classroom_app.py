@@ -186,6 +186,33 @@ def test_a_late_run_of_the_presenter_links_landing_page_moves_nobody():
     assert "sd_dk" not in {s.key for s in laptop.slider} and snapshot(code).page == "home"
 
 
+def test_no_run_sends_a_presenter_links_key_back_to_the_address_bar(monkeypatch):
+    """Every query string a run sends becomes a new entry in the browser's history. A late run of the presenter
+    link's landing page still carries the link's ``room`` and ``key`` (its message left the browser before the
+    address was rewritten); the presenter switch, drawn first, once wrote ``present=1`` to that run's address
+    and so sent the key back: into the address bar, for a projector to show, and into the history for good."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    from streamlit.runtime.state.query_params import QueryParams
+
+    sent: list[str] = []
+    send = QueryParams._send_query_param_msg
+
+    def recorded(self) -> None:
+        send(self)
+        ctx = get_script_run_ctx()
+        sent.append(ctx.query_string if ctx is not None else "")
+
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", recorded)
+    pres, code, key = start_class(present="1")
+    go(pres, "sqrt_dk")
+    laptop = fresh(room=code, key=key, present="1")           # the presenter link, on a projector's laptop
+    assert class_state(laptop).role == "presenter"
+    laptop.query_params.clear()
+    laptop.query_params.update(room=code, key=key)            # the late run: the link's address, as opened
+    go(laptop, "home")
+    assert sent and not [q for q in sent if "key=" in q], sent
+
+
 # --- following ------------------------------------------------------------------------------------------------
 
 def test_students_follow_the_page_the_slider_and_the_step():

@@ -156,11 +156,17 @@ def sidebar_toggle() -> None:
     st.html(SITE_CSS)                                  # style only: Streamlit gives it no space
     st.html(_CHART_NAMES_JS, unsafe_allow_javascript=True)
     if st.session_state[_KEY]:
-        # Written only when it changes: every write sends the whole address, and one sent before the classroom
-        # has taken a presenter link's key out of it would put the key in a new history entry.
-        if st.query_params.get_all("present") != ["1"]:
-            st.query_params["present"] = "1"
         st.html(PRESENTER_CSS)
+
+
+def keep_address() -> None:
+    """The mode in the address (``present=1``), so a link or a reload keeps it. Called after the classroom's
+    sidebar, never before: every write sends the whole address as a new history entry, and a run may still
+    carry a presenter link's ``key`` until the classroom has taken it out (a late run of the link's landing
+    page once wrote ``present=1`` beside it, putting the key back in the address bar and the history)."""
+    if st.session_state.get(_KEY):
+        if st.query_params.get_all("present") != ["1"]:  # written only when it changes
+            st.query_params["present"] = "1"
     elif "present" in st.query_params:
         del st.query_params["present"]
 

@@ -32,12 +32,12 @@ def sidebar(slug: str) -> bool:
     Returns True when this run applied the presenter's view to this page.
     """
     applied = False
-    _visible_link()
     with st.sidebar:
         st.html(_HIDDEN_CSS)
         with st.container(key="_class_browser"):        # the browser-storage scripts: no room on screen
             browser.read()                              # this browser's follower id and this tab's class
             settled = joining.arrive()
+    _visible_link()                                     # after arrive(): a write would send a link's key back
     s = state()
     if presenting.late(slug):
         s.resuming = True                               # a late run of the page a resume left: resume again
