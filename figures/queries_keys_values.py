@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import FONT, LABEL_PAD, MARGIN, TITLED_LABEL_PAD, figure, text_px, wrapped
+from ._layout import LABEL_PAD, MARGIN, TITLED_LABEL_PAD, figure, text_px, wrapped
 
 ROW_PX = 44            # one key's row: room for its title on two lines of 14 px type (18 presenting)
 
@@ -37,18 +37,24 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
 
 
 def output_bars(dims: list[str], soft: np.ndarray, hard: np.ndarray | None) -> go.Figure:
-    """③ The soft output Σ αⱼ vⱼ beside the hard lookup's single value (absent when it returned null)."""
-    traces = [{"type": "bar", "x": dims, "y": np.asarray(soft, dtype=float), "name": "soft lookup Σ αⱼ vⱼ",
-               "marker": {"color": palette.OUTPUT}, "text": [f"{v:.3f}" for v in soft],
-               "textposition": "outside", "cliponaxis": False}]
+    """③ The soft output Σ αⱼ vⱼ beside the hard lookup's single value (absent when it returned null): one row
+    per value component, its bars side by side in that row, each number to the right of its bar. Upright bars
+    in three groups put two numbers of five characters side by side over bars 25 px wide on a phone, where they
+    ran into each other ("0.0200.000"); in rows, every number has the plot's width to itself."""
+    def bars(values: np.ndarray, colour: str, name: str) -> dict:
+        v = np.asarray(values, dtype=float)
+        return {"type": "bar", "y": dims, "x": v, "orientation": "h", "name": name, "marker": {"color": colour},
+                "text": [f"{x:.3f}" for x in v], "textposition": "outside", "cliponaxis": False,
+                "hovertemplate": f"%{{y}}: %{{x:.4f}}<extra>{name}</extra>"}
+
+    traces = [bars(soft, palette.OUTPUT, "soft lookup Σ αⱼ vⱼ")]
     if hard is not None:
-        traces.append({"type": "bar", "x": dims, "y": np.asarray(hard, dtype=float), "name": "hard lookup value",
-                       "marker": {"color": palette.NEUTRAL}, "text": [f"{v:.3f}" for v in hard],
-                       "textposition": "outside", "cliponaxis": False})
-    # A bar's number shows only where it fits at the common size (Plotly would shrink it to a few px).
-    return figure(traces, "③ Output: what the query takes away", "value component", "amount", height=340,
-                  barmode="group", yaxis={"range": [0, 1.15]}, uniformtext={"minsize": FONT, "mode": "hide"},
-                  override={"margin": {"b": 131}})
+        traces.append(bars(hard, palette.NEUTRAL, "hard lookup value"))
+    return figure(traces, "③ Output: what the query takes away", "amount", "value component",
+                  height=ROW_PX * 2 * len(dims) + 140,
+                  barmode="group", xaxis={"range": [0, 1.2], "tickvals": [0, 0.25, 0.5, 0.75, 1]},
+                  yaxis={"autorange": "reversed"},
+                  override={"margin": {"l": text_px(dims) + TITLED_LABEL_PAD}})
 
 
 def self_attention_heatmap(tokens: list[str], weights: np.ndarray) -> go.Figure:

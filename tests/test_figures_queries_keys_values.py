@@ -32,8 +32,11 @@ def test_output_bars_with_and_without_a_hard_match():
     soft = np.array([0.5, 0.1, 0.2])
     fig = output_bars(["fixing", "cooking", "listening"], soft, np.array([0.9, 0.0, 0.1]))
     assert [t.name for t in fig.data] == ["soft lookup Σ αⱼ vⱼ", "hard lookup value"]
-    assert list(fig.data[0].y) == list(soft) and fig.data[0].marker.color == palette.OUTPUT
+    assert list(fig.data[0].x) == list(soft) and fig.data[0].marker.color == palette.OUTPUT
     assert fig.layout.barmode == "group"
+    # One row per component, each number beside its own bar: two numbers never share a row's width.
+    assert all(t.orientation == "h" and list(t.y) == ["fixing", "cooking", "listening"] for t in fig.data)
+    assert all(t.textposition == "outside" and t.cliponaxis is False for t in fig.data)
     assert len(output_bars(["a", "b", "c"], soft, None).data) == 1
 
 
