@@ -114,6 +114,20 @@ def adopt_legacy_params(slug: str) -> None:
                    query_params={k: v if len(v) != 1 else v[0] for k, v in params.items()})
 
 
+def switch_params(values: dict[str, list[str]], *, present: bool,
+                  room: str | None = None) -> dict[str, str | list[str]]:
+    """The query parameters that open another page with these control ``values`` (as a room's view holds
+    them), for ``st.switch_page``: a one-item list as its item, ``present=1`` when presenting, ``room`` for a
+    follower. A control this session already holds is left out: it takes the value from the session state on
+    the new page, since Streamlit refuses a link's value for a widget still bound to the address (which it is
+    when a late run of the old page switches back)."""
+    params: dict[str, str | list[str]] = {"room": room} if room else {}
+    params |= {name: v if len(v) != 1 else v[0] for name, v in values.items() if name not in st.session_state}
+    if present:
+        params["present"] = "1"
+    return params
+
+
 def lesson_controls(slug: str) -> dict[str, list[str]]:
     """Every lesson control of page ``slug`` with its current value as the text a link carries (booleans as
     true/false, lists one item per value), read from the session, since the browser, not Python, keeps the

@@ -56,12 +56,7 @@ def _apply(slug: str, snap: Snapshot) -> bool:
     if snap.page != slug:
         if not switching:
             return False
-        # A control this session already holds takes the room's value from the session state on the new page
-        # (its run applies the view, or holds it): Streamlit refuses a link's value for a widget still bound
-        # to the address, which it is when a late run of the old page switches back (``_hold``).
-        params = {"room": s.code, **{k: v for k, v in snap.controls.items() if k not in st.session_state}}
-        if present.active():
-            params["present"] = "1"
+        params = controls.switch_params(snap.controls, present=present.active(), room=s.code)   # see ``_hold``
         wake.switching(snap.page, params)
         s.left = (slug, time.time())
         st.switch_page(navigation.page(snap.page), query_params=params)

@@ -136,12 +136,7 @@ def resume(slug: str) -> None:
     if snap.step:
         st.session_state[controls.step_key(snap.page)] = snap.step
     if snap.page != slug or on != present.active():
-        # A control this session already holds (a late run switching back, below) takes the room's value from
-        # the session state; Streamlit refuses a link's value for a widget still bound to the address.
-        params = {name: values if len(values) != 1 else values[0] for name, values in snap.controls.items()
-                  if name not in st.session_state}
-        if on:
-            params["present"] = "1"
+        params = controls.switch_params(snap.controls, present=on)     # a late run switching back: ``late``
         present.set_active(on)
         if snap.page != slug:
             s.left = (slug, time.time())
