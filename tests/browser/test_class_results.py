@@ -107,6 +107,29 @@ def _answer(page, picks) -> None:
     page.get_by_text(f"Sent: {sum(p is not None for p in picks)} of {len(QUESTIONS)} answers").wait_for()
 
 
+POLL_PARTS = ('[class*="st-key-_class_question"], [class*="st-key-_class_tally"], [data-testid="stAlert"], '
+              '[class*="st-key-_class_notice"]')
+
+
+def _poll_text(page) -> str:
+    """What a page shows of the class's question: the student's question box, the presenter's tally, every
+    notice and warning."""
+    parts = page.locator(POLL_PARTS)
+    return "\n".join(parts.nth(i).inner_text() for i in range(min(parts.count(), 12)))[:3000]
+
+def _answered(room, n: int, name: str) -> None:
+    """Wait until the presenter reads "n of 3 answered"; if it never does, fail with what the presenter and each
+    student showed (a student's refusal, or an answer left unchosen), since a lost answer is a defect to explain."""
+    try:
+        room.presenter.get_by_text(f"{n} of 3 answered").wait_for()
+    except Exception as err:
+        pages = [("presenter", room.presenter)] + [(f"student_{i}", st) for i, st in enumerate(room.students)]
+        shown = "\n".join(f"--- {who}: {page.url}\n{_poll_text(page)}" for who, page in pages)
+        for who, page in pages:
+            _keep(page, f"{name}_{who}")
+        raise AssertionError(f"the presenter never read {n} of 3 answered:\n{shown}") from err
+
+
 def test_a_class_starts_and_moves_to_the_concept_check(room):
     pg = room.presenter
     pg.goto(room.base)
@@ -133,7 +156,7 @@ def test_the_pre_class_check_collects_answers_and_shows_none(room):
     pg.get_by_text("Pre-class check is open").wait_for()
     for st, picks in zip(room.students, PRE, strict=True):
         _answer(st, picks)
-    pg.get_by_text("3 of 3 answered").wait_for()
+    _answered(room, 3, "class_results_count_1")
     assert pg.get_by_role("button", name="Reveal the answers").count() == 0      # the pre-check never reveals
     pg.get_by_role("button", name="Close the check").click()
     for st in room.students:
@@ -157,14 +180,14 @@ def test_a_poll_on_a_lesson(room):
             _keep(pg, "class_results_poll_fail_presenter")
             raise
         box.locator("label").nth(1 + (i == 2)).click()          # two pick the first option, one the second
-    pg.get_by_text("3 of 3 answered").wait_for()
+    _answered(room, 3, "class_results_count_2")
     # Peer instruction: a second round after discussion, where all three pick the second option.
     pg.get_by_role("button", name="Ask again after discussion").click()
-    pg.get_by_text("0 of 3 answered").wait_for()
+    _answered(room, 0, "class_results_count_3")
     for st in room.students:
         st.get_by_text("After discussion.").wait_for()
         _class_box(st, "Predict first").locator("label").nth(2).click()
-    pg.get_by_text("3 of 3 answered").wait_for()
+    _answered(room, 3, "class_results_count_4")
     pg.get_by_role("button", name="Reveal the answer to the class").click()
     pg.get_by_role("button", name="Stop asking").click()
     # A second poll: the page's "Check yourself" question, the last one asked on it; one round.
@@ -172,7 +195,7 @@ def test_a_poll_on_a_lesson(room):
                         each_ms=40_000)
     for i, st in enumerate(room.students):
         _class_box(st, "Check yourself").locator("label").nth(1 + (i == 0)).click()   # two the first, one the second
-    pg.get_by_text("3 of 3 answered").wait_for()
+    _answered(room, 3, "class_results_count_5")
     pg.get_by_role("button", name="Reveal the answer to the class").click()
     pg.get_by_role("button", name="Stop asking").click()
 
@@ -193,7 +216,7 @@ def test_the_exit_check_reveals_the_answers_to_the_students(room):
     for i, (st, picks) in enumerate(zip(room.students, EXIT, strict=True)):
         _follows(st, i, r"/concept_check", f"class_results_exit_follow_fail_{i}")
         _answer(st, picks)
-    pg.get_by_text("3 of 3 answered").wait_for()
+    _answered(room, 3, "class_results_count_6")
     pg.get_by_role("button", name="Reveal the answers").click()
     for st, picks in zip(room.students, EXIT, strict=True):
         right = sum(p == q.right for p, q in zip(picks, (Q0, Q1), strict=True))
