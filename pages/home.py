@@ -8,7 +8,6 @@ from ui.content import load_lesson, page_index
 entry_point.ensure_entry()
 present.sidebar_toggle()
 classroom.sidebar("home")
-present.keep_address()                                  # after the classroom has taken a presenter link's key out
 progress.sync({p.slug for p in page_index()})          # the browser's saved progress, and "Forget my progress"
 home = load_lesson("home")
 st.title(home.title)

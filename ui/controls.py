@@ -101,6 +101,11 @@ def step_key(slug: str) -> str:
     return frame_key(slug, "step")
 
 
+def link_value(values: list[str]) -> str | list[str]:
+    """A parameter's values as a link writes them: one value as itself, several as the list."""
+    return values[0] if len(values) == 1 else values
+
+
 def adopt_legacy_params(slug: str) -> None:
     """Reopen a link that uses a page's old parameter names with its keys instead, before its widgets are
     made: a bound widget takes its value from the URL the page was opened with, so the page is opened
@@ -111,7 +116,7 @@ def adopt_legacy_params(slug: str) -> None:
     params = {old.get(k, k): st.query_params.get_all(k) for k in st.query_params if old.get(k, k) == k or
               old[k] not in st.query_params}
     st.switch_page(navigation.page(slug),
-                   query_params={k: v if len(v) != 1 else v[0] for k, v in params.items()})
+                   query_params={k: link_value(v) for k, v in params.items()})
 
 
 def switch_params(values: dict[str, list[str]], *, present: bool,
@@ -122,7 +127,7 @@ def switch_params(values: dict[str, list[str]], *, present: bool,
     the new page, since Streamlit refuses a link's value for a widget still bound to the address (which it is
     when a late run of the old page switches back)."""
     params: dict[str, str | list[str]] = {"room": room} if room else {}
-    params |= {name: v if len(v) != 1 else v[0] for name, v in values.items() if name not in st.session_state}
+    params |= {name: link_value(v) for name, v in values.items() if name not in st.session_state}
     if present:
         params["present"] = "1"
     return params

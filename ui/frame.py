@@ -385,7 +385,6 @@ def lesson(slug: str) -> Frame:
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params if k not in controls.CLASS_PARAMS}
     if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
         snapshot = {}
-    present.keep_address()                     # after the classroom has taken a presenter link's key out
     progress.visit(slug)
     warm.lesson(slug)                          # once per process: what its later sections compute, meanwhile
     return Frame(load_lesson(slug), link_params=snapshot)

@@ -160,10 +160,11 @@ def sidebar_toggle() -> None:
 
 
 def keep_address() -> None:
-    """The mode in the address (``present=1``), so a link or a reload keeps it. Called after the classroom's
-    sidebar, never before: every write sends the whole address as a new history entry, and a run may still
-    carry a presenter link's ``key`` until the classroom has taken it out (a late run of the link's landing
-    page once wrote ``present=1`` beside it, putting the key back in the address bar and the history)."""
+    """The mode in the address (``present=1``), so a link or a reload keeps it. Called by the classroom's
+    sidebar once it has read the link, never before: every write sends the whole address as a new history
+    entry, and a run may still carry a presenter link's ``key`` until the classroom has taken it out (a late
+    run of the link's landing page once wrote ``present=1`` beside it, putting the key back in the address bar
+    and the history)."""
     if st.session_state.get(_KEY):
         if st.query_params.get_all("present") != ["1"]:  # written only when it changes
             st.query_params["present"] = "1"

@@ -73,7 +73,7 @@ def _set_controls(snap: Snapshot) -> None:
         current = ss[name] if name in ss else None
         try:
             if name not in ss:
-                st.query_params[name] = values if len(values) != 1 else values[0]
+                st.query_params[name] = controls.link_value(values)
             elif isinstance(current, list | tuple):
                 like = current[0] if current else ""
                 value = type(current)(_typed(v, like) for v in values)

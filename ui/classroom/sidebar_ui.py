@@ -9,7 +9,7 @@ from streamlit.errors import StreamlitAPIException
 
 from classroom.store import RoomError, StoreUnavailable
 from classroom.text import visible_text
-from ui import streamlit_private as private
+from ui import controls, present, streamlit_private as private
 from ui.classroom import browser, follow, joining, presenting, results_view
 from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
@@ -63,6 +63,7 @@ def sidebar(slug: str) -> bool:
             _alone()
     if not settled:
         st.stop()                                       # the address bar is being rewritten: change nothing
+    present.keep_address()                              # after arrive(), as _visible_link: a key may be in it
     if s.role is None and s.ended:
         st.info(f"The class has ended (class {s.ended}). This page stays as it is, for you to explore.",
                 icon=":material/event_busy:")
@@ -85,7 +86,7 @@ def _visible_link() -> None:
         if shown != values:
             private.reseed_query_param(name, shown)     # what a bound widget takes from the link
             try:
-                st.query_params[name] = shown if len(shown) != 1 else shown[0]
+                st.query_params[name] = controls.link_value(shown)
             except StreamlitAPIException:               # bound to a drawn widget: its own value, as typed
                 continue
 
