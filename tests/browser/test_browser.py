@@ -26,6 +26,19 @@ EXPANDERS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [dat
   .map(d => [d.querySelector('summary').innerText.split('\\n').pop(), d.open,
              !!d.querySelector('[data-testid=stExpanderDetails] [data-testid=stElementContainer]')])"""
 EXPANDERS_OPEN_JS = f"() => ({EXPANDERS_JS})().every(([, open, full]) => open && full)"
+# Where each press, release and click lands while the expanders are clicked: the summary's index on the page, or
+# the test id (else the tag) of what was hit instead, with the pointer's y.
+CLICK_LOG_JS = """() => {
+  window.__expanderClicks = [];
+  const summaries = () => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stExpander] summary')];
+  for (const type of ['pointerdown', 'pointerup', 'click'])
+    document.addEventListener(type, e => {
+      const hit = e.target.closest ? e.target.closest('summary') : null;
+      const where = hit ? summaries().indexOf(hit)
+        : (e.target.closest && e.target.closest('[data-testid]')?.dataset.testid) || e.target.tagName;
+      window.__expanderClicks.push([type, where, Math.round(e.clientY)]);
+    }, true);
+}"""
 WITHOUT_CHARTS = {"home", "glossary", "concept_check"}  # the lesson map, the glossary, the check: text only
 # Pages whose first slider drives only charts that its prediction holds back until the reveal (a chart shown
 # earlier would give the answer away): there the test reveals first, as a learner would before exploring.
@@ -87,18 +100,27 @@ def test_a_deep_link_restores_the_state_it_names(server, page):
 
 def _open_every_expander(pg, timeout_ms: int = 30_000) -> None:
     """Click every expander of the page open, and wait until each holds its content (KaTeX typesets as the
-    markdown mounts; a "Show the numbers" table is sent by the run its opening asks for). An expander still
-    closed then is clicked once more, as a person would, and a warning says so (CI once saw two pages'
-    expanders not open and full within 30 s; not reproduced here: docs/RELIABILITY.md)."""
+    markdown mounts; a "Show the numbers" table is sent by the run its opening asks for).
+
+    Bottom to top: an opened expander grows (its animation, then the table its run sends), and growth moves
+    only what lies below it. Top to bottom, the next expander could move between a click's press and release,
+    and a person's click is lost the same way when the page moves under the pointer. Three full runs each
+    warned once that an expander was still closed after one click (docs/RELIABILITY.md), every time one lying
+    below an expander clicked just before. An expander still closed then is clicked once more, as a person
+    would, and the warning lists where each press, release and click landed (the summary's index, or what
+    was hit instead), so a lost click says whether it reached the expander."""
     summaries = pg.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
-    for n in range(summaries.count()):
+    pg.evaluate(CLICK_LOG_JS)
+    for n in reversed(range(summaries.count())):
         summaries.nth(n).click()
     try:
         pg.wait_for_function(EXPANDERS_OPEN_JS, timeout=timeout_ms)
         return
     except Exception:
         first = pg.evaluate(EXPANDERS_JS)
-    warnings.warn(f"after one click each, the expanders were (label, open, full): {first}", stacklevel=2)
+    clicks = pg.evaluate("() => window.__expanderClicks")
+    warnings.warn(f"after one click each, the expanders were (label, open, full): {first}; the events "
+                  f"(type, summary index or what was hit, y): {clicks}", stacklevel=2)
     for n, (_, open_, _) in enumerate(first):
         if not open_:
             summaries.nth(n).click()
