@@ -28,9 +28,11 @@ EXPANDERS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [dat
 EXPANDERS_OPEN_JS = f"() => ({EXPANDERS_JS})().every(([, open, full]) => open && full)"
 # Where each press, release and click lands while the expanders are clicked: the summary's index on the page, or
 # the test id (else the tag) of what was hit instead, with the pointer's y.
-CLICK_LOG_JS = """() => {
+# The summaries are found by the one selector the test clicks them by, so an index means the same in both.
+SUMMARIES = '[data-testid="stMain"] [data-testid="stExpander"] summary'
+CLICK_LOG_JS = """selector => {
   window.__expanderClicks = [];
-  const summaries = () => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stExpander] summary')];
+  const summaries = () => [...document.querySelectorAll(selector)];
   for (const type of ['pointerdown', 'pointerup', 'click'])
     document.addEventListener(type, e => {
       const hit = e.target.closest ? e.target.closest('summary') : null;
@@ -109,8 +111,8 @@ def _open_every_expander(pg, timeout_ms: int = 30_000) -> None:
     below an expander clicked just before. An expander still closed then is clicked once more, as a person
     would, and the warning lists where each press, release and click landed (the summary's index, or what
     was hit instead), so a lost click says whether it reached the expander."""
-    summaries = pg.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
-    pg.evaluate(CLICK_LOG_JS)
+    summaries = pg.locator(SUMMARIES)
+    pg.evaluate(CLICK_LOG_JS, SUMMARIES)
     for n in reversed(range(summaries.count())):
         summaries.nth(n).click()
     try:
@@ -121,9 +123,8 @@ def _open_every_expander(pg, timeout_ms: int = 30_000) -> None:
     clicks = pg.evaluate("() => window.__expanderClicks")
     warnings.warn(f"after one click each, the expanders were (label, open, full): {first}; the events "
                   f"(type, summary index or what was hit, y): {clicks}", stacklevel=2)
-    for n, (_, open_, _) in enumerate(first):
-        if not open_:
-            summaries.nth(n).click()
+    for n in reversed([n for n, (_, open_, _) in enumerate(first) if not open_]):   # bottom to top again
+        summaries.nth(n).click()
     try:
         pg.wait_for_function(EXPANDERS_OPEN_JS, timeout=timeout_ms)
     except Exception as err:
