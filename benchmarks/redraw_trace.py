@@ -47,6 +47,12 @@ WS_JS = """(() => {
 
 NATIVE = ("(idle)", "(program)", "(garbage collector)")
 
+# The move's start, as ARM_JS takes it: the slider's key press or the toggle's click, whichever comes first.
+INPUT_JS = """() => { window.__key = null;
+  const start = e => { if (window.__key === null) window.__key = e.timeStamp; };
+  document.addEventListener('keydown', start, {capture: true, once: true});
+  document.addEventListener('click', start, {capture: true, once: true}); }"""
+
 
 class Messages:
     """Every websocket frame the page received, decoded: (kind, element type, element id)."""
@@ -138,8 +144,7 @@ def trace_page(browser, base: str, slug: str, moves: int, debug: bool = False, s
         if timed:
             cdp.send("Profiler.start")
         page.evaluate(ARM_JS)
-        page.evaluate("() => { window.__key = null; document.addEventListener('keydown', "
-                      "e => { window.__key = e.timeStamp; }, {capture: true, once: true}); }")
+        page.evaluate(INPUT_JS)
         finished = runs.finished
         if press(page, step) is None:
             raise SystemExit(f"{slug}: no slider or toggle to move")
