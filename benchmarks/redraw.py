@@ -120,6 +120,9 @@ def redraws(page, runs, base: str, slug: str, n: int, tries: int = 2) -> Redraw 
 
 def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     runs.open(harness.page_url(base, slug))
+    if runs.charts == 0:                            # a page without charts (the glossary): nothing to wait for
+        print(f"(c) {slug}: its first run sent no chart", file=sys.stderr)
+        return None
     try:
         page.wait_for_function(DRAWN_JS, timeout=60_000, polling=50)
     except Exception:
