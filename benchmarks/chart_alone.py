@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import redraw, report
+from benchmarks.redraw_trace import Messages
 from benchmarks.report import pct
 from devtools import harness
 
@@ -50,44 +51,23 @@ section()
 def changed_figures(browser, base: str, slug: str) -> list[tuple[str, str]]:
     """(spec, config) of the first chart whose figure changed, in two states: moves of (c)'s control, up to four,
     until two different figures have been seen."""
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
     page = browser.new_page(viewport={"width": 1400, "height": 900})
-    charts: list[tuple[str, str, str]] = []
-    cached: dict[str, tuple[str, str, str]] = {}      # a message the browser holds comes again as its hash
-
-    def frame(payload) -> None:
-        if not isinstance(payload, bytes):
-            return
-        msg = ForwardMsg.FromString(payload)
-        if msg.WhichOneof("type") == "ref_hash" and msg.ref_hash in cached:
-            charts.append(cached[msg.ref_hash])
-        elif msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element" \
-                and msg.delta.new_element.WhichOneof("type") == "plotly_chart":
-            chart = msg.delta.new_element.plotly_chart
-            charts.append((chart.id, chart.spec, chart.config))
-            if msg.hash:
-                cached[msg.hash] = charts[-1]
-
-    page.on("websocket", lambda ws: ws.on("framereceived", frame))
+    messages = Messages(page)
     runs = harness.Runs(page)
     runs.open(harness.page_url(base, slug))
     page.wait_for_function(redraw.DRAWN_JS, timeout=60_000, polling=50)
-    index = redraw.slider_for(page, slug)
-    if index is None:
-        sliders = page.locator(harness.SLIDER_INPUT).count()
-        index = next((i for i in range(sliders) if redraw.changes_a_chart(page, runs, i)), 0)
-    figures = []
+    index = redraw.control_for(page, runs, slug)
+    figures, last = [], 0                           # before the first move: every chart the page has drawn
     for step in range(4):
-        before = {c[0] for c in charts}
-        charts.clear()
+        before = {f[2] for f in messages.frames[last:] if f[2]}   # the charts of the move before
+        last = len(messages.frames)
         finished = runs.finished
         redraw.press(page, step, index)
         runs.wait(finished)
         page.wait_for_timeout(300)                  # the websocket events reach Python after the run's end
-        new = [c for c in charts if c[0] not in before and c[1]]
-        if new and new[0][1:] not in figures:
-            figures.append(new[0][1:])
+        new = [f[2] for f in messages.frames[last:] if f[1] == "plotly_chart" and f[2] not in before]
+        if new and messages.figures[new[0]] not in figures:
+            figures.append(messages.figures[new[0]])
     figures = figures[:2]
     page.close()
     return figures

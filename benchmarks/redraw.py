@@ -68,6 +68,16 @@ def slider_for(page, slug: str):
     return thumb.first if thumb.count() else None
 
 
+def control_for(page, runs, slug: str):
+    """What table (c) moves on ``slug``: the locator of its slider from CONTROLS, or else the number of its first
+    slider whose move changes a chart (moving each slider tried once, untimed), or 0."""
+    index = slider_for(page, slug)
+    if index is None:
+        sliders = page.locator(harness.SLIDER_INPUT).count()
+        index = next((i for i in range(sliders) if changes_a_chart(page, runs, i)), 0)
+    return index
+
+
 def press(page, step: int, index: int | object = 0) -> str | None:
     """Move the page's slider number ``index`` (the first by default; or a slider's locator), or else its first
     toggle; sliders go right then back left, so they never stick at a bound."""
@@ -128,10 +138,7 @@ def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     except Exception:
         print(f"(c) {slug}: no chart drawn within 60 s of the page's run", file=sys.stderr)
         return None
-    index = slider_for(page, slug)
-    if index is None:
-        sliders = page.locator(harness.SLIDER_INPUT).count()
-        index = next((i for i in range(sliders) if changes_a_chart(page, runs, i)), 0)
+    index = control_for(page, runs, slug)
     result = Redraw(slug, "", [], [])
     for step in range(n + 1):
         page.evaluate(ARM_JS)

@@ -55,10 +55,12 @@ INPUT_JS = """() => { window.__key = null;
 
 
 class Messages:
-    """Every websocket frame the page received, decoded: (kind, element type, element id)."""
+    """Every websocket frame the page received, decoded: (kind, element type, element id); and each Plotly
+    chart's figure by its element id, (spec, config) as the server sent them."""
 
     def __init__(self, page) -> None:
         self.frames: list[tuple[str, str, str]] = []
+        self.figures: dict[str, tuple[str, str]] = {}
         self.cached: dict[str, tuple[str, str, str]] = {}
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
@@ -77,7 +79,9 @@ class Messages:
         if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             element = msg.delta.new_element.WhichOneof("type")
             if element == "plotly_chart":
-                ident = msg.delta.new_element.plotly_chart.id
+                chart = msg.delta.new_element.plotly_chart
+                ident = chart.id
+                self.figures[ident] = (chart.spec, chart.config)
         self.frames.append((kind, element, ident))
         if msg.hash:
             self.cached[msg.hash] = (kind, element, ident)
