@@ -39,6 +39,11 @@ def code_of(text: object) -> str | None:
     return normal_code(_SEPARATORS.sub("", text))
 
 
+def _linked_code(raw: list[str]) -> str | None:
+    """The code a link's ?room= carries, in canonical form; None when it is given more than once or malformed."""
+    return code_of(raw[-1]) if len(raw) == 1 else None
+
+
 def in_words(seconds: float) -> str:
     """A wait as a person says it: "12 seconds", "about 3 minutes", "about 2 hours"."""
     s = max(1, round(seconds))
@@ -70,7 +75,7 @@ def arrive() -> bool:
         if s.pending is not None and s.role is None:
             join(s.pending)
         return True
-    code = code_of(raw[-1]) if len(raw) == 1 else None
+    code = _linked_code(raw)
     if code is not None and s.code == code and s.role is not None:
         return True                                     # already in this class: nothing to do
     if code is not None and code == s.ended:            # a rerun still carrying the ended class's URL
@@ -91,9 +96,8 @@ def _presenter_link() -> bool:
     """A link with ?key=: room and key leave this run's parameters at once; with a browser, silently, and the
     page rewrites its own address in place before anything else may change it (a student joins after)."""
     s = state()
-    raw = st.query_params.get_all("room")
+    code = _linked_code(st.query_params.get_all("room"))
     key = st.query_params.get("key") or ""
-    code = code_of(raw[-1]) if len(raw) == 1 else None
     if browser.there():
         private.drop_query_params("key", "room")
         s.cleaning = ""
