@@ -92,16 +92,12 @@ def main() -> None:
         (Path(tmp) / "figures.json").write_text(json.dumps(figures))
         (Path(tmp) / "chart_alone.py").write_text(PAGE)
         slugs = [slug for slug in args.pages if slug not in missing]
-        samples: dict[str, list[float]] = {slug: [] for slug in [*slugs, "floor"]}
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         runs = harness.Runs(page)
         with harness.serve(script=str(Path(tmp) / "chart_alone.py")) as (_, alone, _), \
                 harness.serve(script="benchmarks/floor_app.py") as (_, floor, _):
-            for _ in range(args.rounds):
-                for slug in [*slugs, "floor"]:
-                    url = floor if slug == "floor" else f"{alone}?slug={slug}"
-                    result = redraw.redraws(page, runs, url, "home", args.n)
-                    samples[slug] += result.samples if result is not None else []
+            samples = redraw.in_rounds(page, runs, {**{slug: f"{alone}?slug={slug}" for slug in slugs}, "floor": floor},
+                                       args.rounds, args.n)
         browser.close()
     floor_median = statistics.median(samples["floor"])
     rows = ["| Chart | Figure (KB) | Samples | Median | × floor | p95 |", "| --- | ---: | ---: | ---: | ---: | ---: |"]

@@ -93,7 +93,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each measuring both pages")
     args = parser.parse_args()
     print(report.machine(chromium=harness.CHROMIUM))
-    samples: dict[str, list[float]] = {"remount": [], "in place": []}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         scripts = pages(Path(tmp), args.charts)
         browser = harness.launch(p)
@@ -102,10 +101,7 @@ def main() -> None:
         with harness.serve(script=str(scripts["remount"])) as (_, remount, _), \
                 harness.serve("--server.enableStaticServing", "true", script=str(scripts["in place"])) \
                 as (_, in_place, _):
-            for _ in range(args.rounds):
-                for name, base in (("remount", remount), ("in place", in_place)):
-                    result = redraw.redraws(page, runs, base, "home", args.n)
-                    samples[name] += result.samples if result is not None else []
+            samples = redraw.in_rounds(page, runs, {"remount": remount, "in place": in_place}, args.rounds, args.n)
         browser.close()
     rows = [f"| Page ({args.charts} heatmaps, one slider) | Samples | Median | p95 |", "| --- | ---: | ---: | ---: |"]
     for name, values in samples.items():

@@ -130,13 +130,14 @@ def redraws(page, runs, base: str, slug: str, n: int, tries: int = 2) -> Redraw 
 
 def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     runs.open(harness.page_url(base, slug))
-    if runs.charts == 0:                            # a page without charts (the glossary): nothing to wait for
-        print(f"(c) {slug}: its first run sent no chart", file=sys.stderr)
-        return None
+    # A page whose first run sent no st.plotly_chart (the glossary) is left out after a short look: a probe's
+    # page may still draw Plotly charts of its own (benchmarks/inplace_probe.py, through a component).
+    wait_s = 60 if runs.charts else 5
     try:
-        page.wait_for_function(DRAWN_JS, timeout=60_000, polling=50)
+        page.wait_for_function(DRAWN_JS, timeout=wait_s * 1000, polling=50)
     except Exception:
-        print(f"(c) {slug}: no chart drawn within 60 s of the page's run", file=sys.stderr)
+        print(f"(c) {slug}: no chart drawn within {wait_s} s of the page's run"
+              + ("" if runs.charts else " (its first run sent none)"), file=sys.stderr)
         return None
     index = control_for(page, runs, slug)
     result = Redraw(slug, "", [], [])
@@ -161,6 +162,18 @@ def _redraws(page, runs, base: str, slug: str, n: int) -> Redraw | None:
     charts = page.evaluate(layout.CHART_MARGINS_JS)
     result.charts, result.grown = len(charts), sum(bool(c["grew"]) for c in charts)
     return result
+
+
+def in_rounds(page, runs, urls: dict, rounds: int, n: int) -> dict:
+    """The probes' timing: ``rounds`` rounds, each timing ``n`` redraws of every page in ``urls`` (any name →
+    the address of a one-page app) in turn, so load drifting on a shared machine falls on every page alike.
+    Returns each name's samples, pooled over the rounds (none for a page whose moves all missed)."""
+    samples: dict = {name: [] for name in urls}
+    for _ in range(rounds):
+        for name, url in urls.items():
+            result = redraws(page, runs, url, "home", n)
+            samples[name] += result.samples if result is not None else []
+    return samples
 
 
 def alongside(page, runs, base: str, floor_base: str, slugs: list[str], n: int) -> tuple[list[Redraw], Redraw | None]:

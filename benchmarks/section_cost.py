@@ -93,7 +93,6 @@ def main() -> None:
     args = parser.parse_args()
     variants = [v for v in VARIANTS if not args.only or v[0] in ("nothing", *args.only)]
     print(report.machine(chromium=harness.CHROMIUM))
-    samples: dict[tuple, list[float]] = {v: [] for v in variants}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         script = Path(tmp) / "section_probe.py"
         script.write_text(PAGE)
@@ -101,10 +100,8 @@ def main() -> None:
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         runs = harness.Runs(page)
         with harness.serve(script=str(script)) as (_, base, _):
-            for _ in range(args.rounds):
-                for what, n, where in variants:
-                    result = redraw.redraws(page, runs, f"{base}?what={what}&n={n}&where={where}", "home", args.n)
-                    samples[(what, n, where)] += result.samples if result is not None else []
+            samples = redraw.in_rounds(page, runs, {v: f"{base}?what={v[0]}&n={v[1]}&where={v[2]}" for v in variants},
+                                       args.rounds, args.n)
         browser.close()
     bare = statistics.median(samples[variants[0]])
     rows = ["| Extra elements | Where | Samples | Median | p95 | Added to the bare section | Per element |",
