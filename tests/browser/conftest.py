@@ -93,6 +93,27 @@ def device(browser, width: int, height: int, scheme: str = "light", wait_ms: int
     return context, page
 
 
+def wait_following(page, code: str, timeout_ms: int = 120_000, who: str = "student") -> None:
+    """Wait until ``page`` shows "Following class <code>"; on a timeout, fail with what it showed instead (its
+    address, its class bar, the start of its lesson) and keep a screenshot: such a wait has failed now and
+    then without a trace (docs/RELIABILITY.md)."""
+    try:
+        page.get_by_text(f"Following class {code}").wait_for(timeout=timeout_ms)
+    except Exception as err:
+        bar = page.locator(".st-key-_class_bar")
+        main = page.locator('[data-testid="stMain"]')
+        shown = bar.first.inner_text() if bar.count() else "(no class bar)"
+        lesson = main.first.inner_text()[:500] if main.count() else "(no main)"
+        name = re.sub(r"\W+", "_", who)
+        try:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"not_following_{name}.png"), full_page=True)
+        except Exception:
+            pass                                      # the message below matters more than the picture
+        raise AssertionError(f"{who} did not show 'Following class {code}' within {timeout_ms} ms at {page.url}; "
+                             f"class bar: {shown!r}; page: {lesson!r}") from err
+
+
 @pytest.fixture
 def page(browser):
     """A fresh browser context and page; yields (page, problems)."""

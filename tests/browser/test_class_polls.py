@@ -22,7 +22,7 @@ import pytest
 
 from devtools import harness, ws_client
 from devtools.ws_client import Client, widget_state
-from tests.browser.conftest import SCREENSHOTS, device
+from tests.browser.conftest import SCREENSHOTS, device, wait_following
 from ui.content import load_lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -143,9 +143,9 @@ def test_a_class_follows_the_presenter_to_a_lesson(polls):
     pg.wait_for_url(re.compile(r"/sqrt_dk"))
     for name in SIZES:
         polls.join(name)
-    for st in polls.students.values():
+    for name, st in polls.students.items():
         st.wait_for_url(re.compile(r"/sqrt_dk\?.*room=" + polls.code), timeout=WAIT_MS * 2)
-        st.get_by_text(f"Following class {polls.code}").wait_for()
+        wait_following(st, polls.code, who=f"the {name}")
     pg.get_by_text("3 students following").wait_for()
 
 
@@ -266,7 +266,7 @@ def test_the_class_reveal_commits_each_answer_and_it_stays(polls):
         _own_prediction_revealed(st, right, f"{name} after Stop asking")
     phone = polls.students["phone"]
     phone.reload()
-    phone.get_by_text(f"Following class {polls.code}").wait_for()
+    wait_following(phone, polls.code, who="the phone")
     _own_prediction_revealed(phone, right, "the phone after a reload")
     for st in (pg, *polls.students.values()):
         _no_exception(st)

@@ -16,7 +16,7 @@ import pytest
 
 from classroom.store import FOLLOWER_TTL_S
 from devtools import harness
-from tests.browser.conftest import device
+from tests.browser.conftest import device, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -40,7 +40,7 @@ def _start(page, base: str, query: str = "present=1") -> str:
 def _join(browser, base: str, code: str, width: int = 390, height: int = 844):
     context, page = _context(browser, width, height)
     page.goto(f"{base}/?room={code}")
-    page.get_by_text(f"Following class {code}").wait_for(timeout=WAIT_MS)
+    wait_following(page, code, WAIT_MS, who="a student")
     return context, page
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from classroom.concept_check import load_concept_check
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device
+from tests.browser.conftest import SCREENSHOTS, device, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -139,7 +139,7 @@ def test_a_class_starts_and_moves_to_the_concept_check(room):
     for _ in range(3):
         st = room._page(390, 2400)
         st.goto(f"{room.base}/?room={room.code}")
-        st.get_by_text(f"Following class {room.code}").wait_for()
+        wait_following(st, room.code, who="a student")
         room.students.append(st)
     pg.get_by_text("3 students following").wait_for()
     pg.locator('[data-testid="stSidebar"]').get_by_role("link", name="Pre-class and exit check").click()

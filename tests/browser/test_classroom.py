@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device
+from tests.browser.conftest import SCREENSHOTS, device, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -103,7 +103,7 @@ def test_a_presenter_starts_a_class(classroom):
 def test_three_students_join_with_the_link(classroom):
     for _ in range(3):
         st = classroom.student()
-        st.get_by_text(f"Following class {classroom.code}").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+        wait_following(st, classroom.code, FOLLOW_TIMEOUT_MS, who="a student")
         assert f"room={classroom.code}" in st.url
     classroom.presenter.get_by_text("3 students following").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     for st in classroom.students:
@@ -145,7 +145,7 @@ def test_a_student_explores_then_follows_again(classroom):
     assert _slider_value(st) == kept                      # the explorer has not
     st.get_by_role("button", name="Follow again").click()
     _wait_slider(st, moved)
-    st.get_by_text(f"Following class {classroom.code}").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    wait_following(st, classroom.code, FOLLOW_TIMEOUT_MS, who="a student")
 
 
 def test_a_poll_collects_three_answers_and_reveals_them(classroom):
@@ -183,7 +183,7 @@ def test_a_poll_collects_three_answers_and_reveals_them(classroom):
 def test_a_reload_rejoins_the_class(classroom):
     st = classroom.students[2]
     st.reload()
-    st.get_by_text(f"Following class {classroom.code}").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    wait_following(st, classroom.code, FOLLOW_TIMEOUT_MS, who="a student")
     assert "/sqrt_dk" in st.url
     pg = classroom.presenter
     pg.locator(SLIDER).first.focus()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from devtools import harness, services
-from tests.browser.conftest import failed
+from tests.browser.conftest import failed, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -225,7 +225,7 @@ def test_a_presenter_on_one_replica_leads_a_student_on_the_other(hall, people):
     presenter, student = people(), people(width=390)
     code = _start_class(presenter, base_a)                          # server A
     student.page.goto(f"{base_b}/?room={code}")                     # server B: only Redis links them
-    student.page.get_by_text(f"Following class {code}").wait_for(timeout=60_000)
+    wait_following(student.page, code, 60_000, who="the student")
     presenter.page.get_by_text("1 student following").wait_for(timeout=30_000)
     _to_sqrt_dk(presenter, [student], code)
     student.wait_slider(presenter.step_slider())
@@ -240,7 +240,7 @@ def test_a_class_through_haproxy_works_with_students_on_both_replicas(hall, peop
     for _ in range(3):
         s = people(width=390)
         s.page.goto(f"{hall.base}/?room={code}")
-        s.page.get_by_text(f"Following class {code}").wait_for(timeout=60_000)
+        wait_following(s.page, code, 60_000, who="a student")
         students.append(s)
     replicas = {_server_cookie(p.context) for p in [presenter, *students]}
     assert replicas == {"app1", "app2"}                             # leastconn spread them
@@ -263,7 +263,7 @@ def test_redis_stopping_mid_class_keeps_lessons_working_and_says_so(hall, people
     presenter, student = people(), people(width=390)
     code = _start_class(presenter, base_a)
     student.page.goto(f"{base_b}/?room={code}")
-    student.page.get_by_text(f"Following class {code}").wait_for(timeout=60_000)
+    wait_following(student.page, code, 60_000, who="the student")
     _to_sqrt_dk(presenter, [student], code)
     student.wait_slider(presenter.step_slider())
 
@@ -280,7 +280,7 @@ def test_redis_stopping_mid_class_keeps_lessons_working_and_says_so(hall, people
         student.no_exception()
     finally:
         os.kill(hall.redis.proc.pid, signal.SIGCONT)
-    student.page.get_by_text(f"Following class {code}").wait_for(timeout=FOLLOW_TIMEOUT_MS)
+    wait_following(student.page, code, FOLLOW_TIMEOUT_MS, who="the student")
     presenter.page.get_by_text("1 student following").wait_for(timeout=FOLLOW_TIMEOUT_MS)
     student.wait_slider(presenter.step_slider())                    # the keys survived: the class resumes
 
