@@ -85,11 +85,7 @@ async def lecture(base: str, pids: dict[str, int], redis: services.RedisServer |
                   moves: int) -> Result:
     ws_url = harness.stream_url(base)
     presenter = HallClient(ws_url, "presenter")
-    await presenter.open()
-    await presenter.run(timeout=120)
-    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)], timeout=120)
-    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
-    await presenter.run(page_name="sqrt_dk", timeout=120)
+    code = await ws_client.start_class(presenter, "sqrt_dk", timeout=120)
     slider = presenter.widgets["sd_dk"]
 
     students = [HallClient(ws_url, f"student {i}", query=f"room={code}") for i in range(n)]

@@ -183,15 +183,31 @@ class Client:
             self.errors.append(f"{self.name}: {type(err).__name__}: {err}"[:200])
 
 
-async def start_class(presenter: Client, page: str | None = None) -> str:
+async def press_start(client: Client, timeout: float = 60) -> None:
+    """Open the app in ``client`` and press "Start a class" once the button is there; whatever the press led to
+    (a room, or a refusal) is in the client's markdown and alerts. The button is waited for, not taken from
+    the first run: a first run can end early for a rerun before the sidebar is drawn (CI, 2026-12-04: a
+    flood's session had no "Start a class" after its first run)."""
+    await client.open()
+    await client.run(timeout=timeout)
+    try:
+        await client.until(lambda: "_class_start" in client.widgets, timeout)
+    except TimeoutError as err:
+        raise TimeoutError(f"{err}; no 'Start a class' button; errors {client.errors[-2:]}") from err
+    await client.run([widget_state(client.widgets["_class_start"], trigger_value=True)], timeout=timeout)
+
+
+async def start_class(presenter: Client, page: str | None = None, timeout: float = 60) -> str:
     """Open the app in ``presenter``, press "Start a class", and open ``page`` (None: stay on the home page);
     returns the room code the presenter's panel shows."""
-    await presenter.open()
-    await presenter.run()
-    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)])
-    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
+    await press_start(presenter, timeout)
+    def said() -> str | None:
+        return next((m for m in presenter.markdown if m.startswith("### Room code:")), None)
+
+    await presenter.until(lambda: said() is not None, timeout)
+    code = said().split(": ")[1].strip()
     if page is not None:
-        await presenter.run(page_name=page)
+        await presenter.run(page_name=page, timeout=timeout)
     return code
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from classroom.store import FOLLOWER_TTL_S, LIVE_CLASSES_PER_ADDRESS, LOOKUP_FAILURES_PER_ADDRESS, MAX_FOLLOWERS
 from devtools import harness, ws_client
-from devtools.ws_client import Client, widget_state
+from devtools.ws_client import Client
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
@@ -48,9 +48,7 @@ def _said(client: Client) -> list[str]:
 async def _start(ws_url: str, name: str, address: str) -> Client:
     """A session that opens the app and presses "Start a class" (its answer is in its markdown)."""
     c = _client(ws_url, name, address)
-    await c.open()
-    await c.run(timeout=WAIT_S)
-    await c.run([widget_state(c.widgets["_class_start"], trigger_value=True)], timeout=WAIT_S)
+    await ws_client.press_start(c, WAIT_S)
     return c
 
 

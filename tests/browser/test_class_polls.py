@@ -293,11 +293,7 @@ async def _asked(base: str, clients: list) -> tuple[Client, Client, str]:
     ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
     clients.append(presenter)
-    await presenter.open()
-    await presenter.run(timeout=WAIT_S)
-    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)], timeout=WAIT_S)
-    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
-    await presenter.run(page_name="sqrt_dk", timeout=WAIT_S)
+    code = await ws_client.start_class(presenter, "sqrt_dk", timeout=WAIT_S)
     student = await _follower(ws_url, code, "student", clients, browser=BROWSER)
     ask = presenter.widgets[f"_class_ask__{PREDICT}"]
     await presenter.run([widget_state(ask, trigger_value=True)], fragment_id=ask.fragment_id, timeout=WAIT_S)

@@ -24,11 +24,7 @@ WAIT_S = 120                 # generous, for a loaded machine: benchmarks/classr
 async def _class(base: str, students: int) -> tuple[Client, list[Client]]:
     ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
-    await presenter.open()
-    await presenter.run(timeout=WAIT_S)
-    await presenter.run([widget_state(presenter.widgets["_class_start"], trigger_value=True)], timeout=WAIT_S)
-    code = next(m for m in presenter.markdown if m.startswith("### Room code:")).split(": ")[1].strip()
-    await presenter.run(page_name="sqrt_dk", timeout=WAIT_S)
+    code = await ws_client.start_class(presenter, "sqrt_dk", timeout=WAIT_S)
     crowd = [Client(ws_url, f"student {i}", query=f"room={code}") for i in range(students)]
     for s in crowd:
         await s.open()
