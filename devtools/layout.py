@@ -223,14 +223,18 @@ def resize(page, width: int, height: int = TALL, timeout_ms: int = 20_000) -> No
     page.wait_for_timeout(200)                    # Plotly's label placement follows its resize by a frame
 
 
-# Marks the answer to click for the first unrevealed prediction: its radio's first choice, unless one is picked.
-_NEXT_PREDICTION_JS = """() => {
+# The first unrevealed prediction: its "Reveal the answer" button and the radio just above it (each may be
+# missing). The start of every function below that looks at that prediction.
+_FIRST_PREDICTION = """
   const button = [...document.querySelectorAll('[data-testid=stMain] button')]
     .find(b => b.innerText.trim() === 'Reveal the answer');
+  const radios = button ? [...document.querySelectorAll('[data-testid=stMain] [data-testid=stRadio]')]
+    .filter(r => r.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING) : [];
+  const radio = radios[radios.length - 1];"""
+
+# Marks the answer to click for the first unrevealed prediction: its radio's first choice, unless one is picked.
+_NEXT_PREDICTION_JS = "() => {" + _FIRST_PREDICTION + """
   if (!button) return null;
-  const radios = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stRadio]')]
-    .filter(r => r.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING);
-  const radio = radios[radios.length - 1];
   document.querySelectorAll('[data-layout-pick]').forEach(el => el.removeAttribute('data-layout-pick'));
   button.setAttribute('data-layout-pick', 'button');
   if (radio && !radio.querySelector('input:checked'))
@@ -240,10 +244,8 @@ _NEXT_PREDICTION_JS = """() => {
 
 
 # The first "Reveal the answer" button in the lesson (the one the marks point at) can be clicked.
-_FIRST_REVEAL_ENABLED_JS = """() => {
-  const b = [...document.querySelectorAll('[data-testid=stMain] button')]
-    .find(b => b.innerText.trim() === 'Reveal the answer');
-  return !!b && !b.disabled;
+_FIRST_REVEAL_ENABLED_JS = "() => {" + _FIRST_PREDICTION + """
+  return !!button && !button.disabled;
 }"""
 
 # How many "Reveal the answer" buttons the lesson shows (one fewer once a prediction is revealed).
@@ -296,13 +298,8 @@ def reveal_predictions(page, runs, most: int = 6, *, enabled_ms: int = 20_000) -
 
 
 # The first "Reveal the answer" in the lesson: "none", or "enabled"/"disabled" and whether its radio is picked.
-_REVEAL_STATE_JS = """() => {
-  const button = [...document.querySelectorAll('[data-testid=stMain] button')]
-    .find(b => b.innerText.trim() === 'Reveal the answer');
+_REVEAL_STATE_JS = "() => {" + _FIRST_PREDICTION + """
   if (!button) return 'none';
-  const radios = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stRadio]')]
-    .filter(r => r.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING);
-  const radio = radios[radios.length - 1];
   const picked = !!radio && !!radio.querySelector('input:checked');
   return (button.disabled ? 'disabled' : 'enabled') + (picked ? ', picked' : ', not picked');
 }"""
@@ -318,11 +315,7 @@ def _pick_again(page, runs) -> None:
 
 
 # Marks the n-th choice of the radio just above the first unrevealed prediction's button.
-_MARK_CHOICE_JS = """n => {
-  const button = [...document.querySelectorAll('[data-testid=stMain] button')]
-    .find(b => b.innerText.trim() === 'Reveal the answer');
-  const radios = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stRadio]')]
-    .filter(r => r.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING);
+_MARK_CHOICE_JS = "n => {" + _FIRST_PREDICTION + """
   document.querySelectorAll('[data-layout-pick=again]').forEach(el => el.removeAttribute('data-layout-pick'));
-  radios[radios.length - 1].querySelectorAll('[role=radiogroup] label')[n].setAttribute('data-layout-pick', 'again');
+  radio.querySelectorAll('[role=radiogroup] label')[n].setAttribute('data-layout-pick', 'again');
 }"""

@@ -201,6 +201,7 @@ async def start_class(presenter: Client, page: str | None = None, timeout: float
     """Open the app in ``presenter``, press "Start a class", and open ``page`` (None: stay on the home page);
     returns the room code the presenter's panel shows."""
     await press_start(presenter, timeout)
+
     def said() -> str | None:
         return next((m for m in presenter.markdown if m.startswith("### Room code:")), None)
 
