@@ -40,3 +40,20 @@ def test_from_log10_writes_an_underflowed_product_as_a_reader_would():
 
     assert from_log10(-371 + math.log10(2.9), 2) == "2.9 × 10⁻³⁷¹"
     assert from_log10(math.log10(0.18)) == "0.18" and from_log10(-math.inf) == "0"
+
+
+@given(st.integers(min_value=-10**6, max_value=10**6))
+def test_counted_is_singular_for_exactly_one_and_plural_otherwise(n):
+    from ui.numbers import counted
+    text = counted(n, "key")
+    assert text.endswith(" key") == (n == 1)
+    assert text.endswith(" keys") == (n != 1)
+    assert counted(n, "query", "queries").endswith("query" if n == 1 else "queries")
+
+
+@given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
+def test_fixed_never_writes_minus_zero_and_reads_back_within_half_a_step(x):
+    from ui.numbers import fixed
+    text = fixed(x, 3)
+    assert not (text.startswith("-") and float(text) == 0)
+    assert abs(float(text) - x) <= 0.0005 + 1e-9 * abs(x)

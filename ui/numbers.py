@@ -38,3 +38,17 @@ def from_log10(log10: float, digits: int = 3) -> str:
 def power(base: float, exponent: int, digits: int = 2) -> str:
     """base to the power exponent, written with a superscript: 0.90⁹⁹."""
     return f"{base:.{digits}f}{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def counted(n: float, singular: str, plural: str | None = None) -> str:
+    """n with its noun, singular only for exactly one: "1 key", "2 keys", "0 keys", "1.5 keys".
+
+    ``plural`` defaults to the singular with an s; give it for irregular nouns ("1 query", "3 queries")."""
+    noun = singular if n == 1 else (plural or f"{singular}s")
+    return f"{n:,g} {noun}" if isinstance(n, float) else f"{n:,} {noun}"
+
+
+def fixed(x: float, decimals: int = 3) -> str:
+    """x with a fixed number of decimals, never "-0.000": a value that rounds to zero is written unsigned."""
+    text = f"{x:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
