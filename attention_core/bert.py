@@ -151,7 +151,8 @@ def encoder_layer_stages(x: np.ndarray, p: dict, layer: int, *, residual: bool =
                          feed_forward: bool = True) -> LayerStages:
     """``encoder_layer`` keeping every stage, with any of its parts switched off. x: [T, d] → LayerStages.
 
-    All on, ``output`` equals ``encoder_layer(x, p, layer)[0]`` exactly (the same operations in the same order).
+    All on, ``output`` is ``encoder_layer(x, p, layer)[0]``: the same operations in the same order, so equal
+    bit for bit on one BLAS thread, and to float32 rounding on more (OpenBLAS splits sums by thread count).
     On one BLAS thread, as every pass of the model (a page calls this for one block on its own: see _blas.py).
     """
     with single_threaded_blas():

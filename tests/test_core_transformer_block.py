@@ -52,15 +52,24 @@ def reference_layer(x, p, layer, residual, layer_norm, feed_forward):
     return ln(h2, "ln_ffn") if layer_norm else h2
 
 
-def test_with_every_part_on_the_staged_run_equals_the_model_exactly(model):
+def float32_close(got: np.ndarray, want: np.ndarray) -> bool:
+    """Equal up to float32 rounding: the same products summed in another order (OpenBLAS splits them by CPU
+    kind and thread count) differ by about √n ulps of the largest value, for n terms per sum (n ≤ d_ff here);
+    a part switched off changes the output by more than 10⁻², over 10⁴ times this bound."""
+    assert got.shape == want.shape and got.dtype == want.dtype == np.float32
+    bound = math.sqrt(bert.D_FF) * np.finfo(np.float32).eps * max(1.0, float(np.abs(want).max()))
+    return float(np.abs(got.astype(np.float64) - want).max()) <= bound
+
+
+def test_with_every_part_on_the_staged_run_equals_the_model_to_float32_rounding(model):
     run, staged = model.run(SENTENCE), model.run_stages(SENTENCE)
-    assert np.array_equal(run.hidden_states, staged.hidden_states)
+    assert float32_close(staged.hidden_states, run.hidden_states)
     assert list(staged.tokens) == run.tokens and list(staged.token_ids) == run.token_ids
     for layer in range(bert.N_LAYERS):
         x = run.hidden_states[layer]
-        out, weights = bert.encoder_layer(x, model.params, layer)
+        out, weights = bert.encoder_layer(x, model.params, layer)           # on any number of BLAS threads
         stages = bert.encoder_layer_stages(x, model.params, layer)
-        assert np.array_equal(stages.output, out) and np.array_equal(stages.weights, weights)
+        assert float32_close(stages.output, out) and float32_close(stages.weights, weights), layer
 
 
 def _name(p: bert.BlockParts) -> str:
