@@ -169,3 +169,38 @@ def test_softmax_is_first_met_on_the_classic_12_8_2():
     said = next(line for line in shown.splitlines() if line.startswith("**Softmax, first met.**"))
     assert f"**{w[0]:.4f}**" in said and f"**{w[1]:.4f}**" in said and f"**{w[2]:.6f}**" in said
     assert f"{w[0] / w[1]:.1f}-fold" in said
+
+
+# ── Graded once (issue 47, item 12) and a tampered link's notice (item 14) ─────────────────────────────────────
+def graded_once(slug: str, prediction: str) -> None:
+    """A wrong prediction revealed, then the right option picked: the page grades the committed (wrong) answer,
+    calls the later pick practice, and a reload of the browser's progress gives back the committed answer."""
+    from ui import controls, progress
+
+    at = open_page() if slug == "polysemy" else apptest.open_page(slug)
+    key = controls.prediction_key(slug, prediction)
+    apptest.choose(at, slug, "predict", prediction, right=False)
+    committed = at.radio(key=key).value
+    at.button(key=f"{key}__button").click().run()
+    before = len(at.error), len(at.success)
+    apptest.choose(at, slug, "predict", prediction, right=True)
+    assert not at.exception
+    assert len(at.error) == before[0] and len(at.success) == before[1], "the later pick was graded"
+    assert any("practice" in c.value and "not graded" in c.value for c in at.caption)
+    # What a reload gives back (the browser's copy of the progress) is the committed option, not the practice.
+    options = [c.text for c in load_lesson(slug).predictions[prediction].choices]
+    assert at.session_state[progress._KEY]["held"][slug][f"predict:{prediction}"][0] == options.index(committed)
+
+
+def test_a_revealed_prediction_is_graded_as_committed_and_a_later_pick_is_practice():
+    graded_once("polysemy", "bigger_d")
+
+
+def test_a_tampered_links_notice_stays_through_a_rerun_until_a_control_moves():
+    at = open_page(pl_temp="abc")
+    notice = [w.value for w in at.warning if "could not use" in w.value]
+    assert notice and "Temperature" in notice[0]
+    at.run()                                      # a rerun the learner did not cause
+    assert [w.value for w in at.warning if "could not use" in w.value] == notice
+    at.slider(key="pl_temp").set_value(0.5).run()
+    assert not [w.value for w in at.warning if "could not use" in w.value]

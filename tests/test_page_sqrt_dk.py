@@ -93,3 +93,9 @@ def test_the_saturation_table_writes_its_tiny_slopes_as_powers_of_ten_not_zeros(
     assert slope.min() < 1e-40                                # the table's ends are far below fixed decimals
     assert all(isinstance(v, str) and "0.0000" not in v for v in shown)
     assert [leading_number(v) for v in shown] == pytest.approx(slope, rel=1e-3)
+
+
+def test_a_revealed_prediction_is_graded_as_committed_here_too():
+    from tests.test_page_polysemy import graded_once
+
+    graded_once("sqrt_dk", "spread")

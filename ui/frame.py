@@ -21,6 +21,7 @@ from ui import answers, classroom, content, controls, entry, navigation, present
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
 from ui.links import control_label, link_matches_state, view_link
 
+LINK_NOTICE = controls.private_key("link_notice")   # (slug, names, controls then): a tampered link's notice
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
 # A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
 # start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
@@ -241,12 +242,19 @@ class Frame:
                 # The whole page again, not only this fragment: the trap and the check held back below
                 # (outside the fragment) can show now.
                 st.rerun()
-            if choice is not None:
+            # The answer committed at the reveal is the one graded; a later pick is practice, and is said to be.
+            committed = held["answer"] if held else choice
+            if held is None and choice is not None:          # revealed before this session held it (a class reveal)
                 _hold(key, asked, choice)
                 progress.hold(self.slug, item, [c.text for c in asked.choices].index(choice), _digest(asked))
-            picked = next((c for c in asked.choices if c.text == choice), None)
-            if picked is not None:
-                verdict(picked.correct, picked.feedback)
+            graded = next((c for c in asked.choices if c.text == committed), None)
+            if graded is not None:
+                verdict(graded.correct, graded.feedback)
+            practice = next((c for c in asked.choices if c.text == choice and c.text != committed), None)
+            if practice is not None:
+                st.caption(f"Graded: the answer you revealed, “{committed}”. The option you picked since is "
+                           "practice, not graded; its feedback:")
+                st.info(practice.feedback, icon=RIGHT_ICON if practice.correct else WRONG_ICON)
             if asked.explanation:
                 st.markdown(asked.explanation.strip())
             if asked != p:
@@ -359,6 +367,16 @@ class Frame:
         dropped = sorted(k for k, v in self.link_params.items()
                          if k not in st.query_params and not link_matches_state(k, v))
         names = [control_label(self.slug, k) for k in dropped[:10]] + (["Presenter step"] if self.bad_step else [])
+        # Kept until the learner moves a control: a rerun they did not cause (a component reporting its value)
+        # finds the link already cleaned, and must not take the notice away.
+        now = controls.lesson_controls(self.slug)
+        if names:
+            st.session_state[LINK_NOTICE] = (self.slug, names, now)
+        elif (kept := st.session_state.get(LINK_NOTICE)) is not None:
+            if kept[0] == self.slug and kept[2] == now:
+                names = kept[1]
+            else:
+                del st.session_state[LINK_NOTICE]
         if names:
             (self._notice or st).warning(
                 "This link had settings this page could not use, so their defaults are shown instead: "
@@ -385,6 +403,8 @@ def lesson(slug: str) -> Frame:
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params if k not in controls.CLASS_PARAMS}
     if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
         snapshot = {}
+    if (kept := st.session_state.get(LINK_NOTICE)) is not None and kept[0] != slug:
+        del st.session_state[LINK_NOTICE]      # another page: that link's notice is no longer about this one
     progress.visit(slug)
     warm.lesson(slug)                          # once per process: what its later sections compute, meanwhile
     return Frame(load_lesson(slug), link_params=snapshot)
