@@ -131,7 +131,9 @@ class MemoryRoomStore(MemoryQuestions):
             del self._ended[gone]
         while len(self._ended) >= MAX_KEPT_RESULTS:
             del self._ended[next(iter(self._ended))]
-        self._ended[code] = (room.key_hash, now + RESULTS_TTL_S, results_of(code, room.polls, now))
+        # Who was present when the class ended: at its last action or heartbeat (an idle room closes long after).
+        present = room.live_followers(min(now, max(room.active, room.presenter_seen)))
+        self._ended[code] = (room.key_hash, now + RESULTS_TTL_S, results_of(code, room.polls, now, present))
 
     def _sweep(self, now: float) -> None:
         for code, room in list(self._rooms.items()):
@@ -279,7 +281,7 @@ class MemoryRoomStore(MemoryQuestions):
             if room is not None:
                 if not _key_matches(room.key_hash, key):
                     raise NotPresenter("Only the presenter of this class can see its results.")
-                return results_of(normal, room.polls, None)
+                return results_of(normal, room.polls, None, room.live_followers(now))
             kept = self._ended.get(normal)
             if kept is None or kept[1] < now:
                 raise UnknownRoom("There are no results for that class: they are kept for 24 hours.")

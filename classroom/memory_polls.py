@@ -28,8 +28,9 @@ class PollState:
     revealed: bool = False
     info: QuestionInfo = field(default_factory=QuestionInfo)
     asked: list[float] = field(default_factory=list)          # when each round was asked
-    past: list[dict[str, int]] = field(default_factory=list)  # the counts of the rounds before this one
+    past: list[dict[str, int]] = field(default_factory=list)  # the counted answers of the rounds before this one
     final: Tally | None = None                                 # the tally frozen at the reveal
+    closed: Tally | None = None                                # the tally as it stood when it was last closed
 
 
 def record(state: PollState | None, is_open: bool, follower_id: str, option: object, live: set[str] | None,
@@ -43,6 +44,8 @@ def record(state: PollState | None, is_open: bool, follower_id: str, option: obj
     if live is not None and follower_id not in live:
         raise NotFollowing()
     previous = state.chosen.get(follower_id)
+    if previous is None and len(state.chosen) >= max_voters and live is not None:
+        forget_gone(state, live)                 # a seat held by an answer that left is free at once
     if previous is None and len(state.chosen) >= max_voters:
         raise VotersFull()
     if previous is not None:
@@ -51,21 +54,47 @@ def record(state: PollState | None, is_open: bool, follower_id: str, option: obj
     state.counts[option] += 1
 
 
-def next_round(state: PollState, now: float) -> None:
-    """Ask the question again: its counts so far become a past round, the new one starts at zero."""
+def forget_gone(state: PollState, live: set[str]) -> None:
+    """Drop the answers of followers not in ``live``: they left, and took their answer with them."""
+    for follower in [f for f in state.chosen if f not in live]:
+        state.counts[state.chosen.pop(follower)] -= 1
+
+
+def next_round(state: PollState, now: float, live: set[str]) -> None:
+    """Ask the question again: its counted answers so far (``counted``) become a past round, the new one
+    starts at zero."""
     if len(state.asked) >= MAX_ROUNDS:
         raise RoomFull(f"This question has had its {MAX_ROUNDS} votes.")
-    state.past.append(dict(state.counts))
+    state.past.append(counted(state, live))
     state.counts = dict.fromkeys(state.options, 0)
     state.chosen.clear()
-    state.revealed, state.final = False, None
+    state.revealed, state.final, state.closed = False, None, None
     state.asked.append(now)
 
 
-def asked_in(state: PollState, round_: int, now: float) -> None:
-    """Bring a question to round ``round_`` (a check opened again keeps the answers of its round so far)."""
+def asked_in(state: PollState, round_: int, now: float, live: set[str]) -> None:
+    """Bring a question to round ``round_`` (a check opened again keeps the answers of its round so far, from
+    the students still present)."""
     while len(state.asked) < round_:
-        next_round(state, now)
+        next_round(state, now, live)
+    state.closed = None
+
+
+def close(state: PollState, live: set[str]) -> None:
+    """Stop asking: the round holds the answers of the students present now (until it is asked again)."""
+    if not state.revealed:
+        forget_gone(state, live)
+        state.closed = live_tally(state, live)
+
+
+def tally_of(state: PollState, live: set[str]) -> Tally:
+    """What the presenter sees: frozen at the reveal, as it stood at the close, else the live followers'."""
+    return state.final or state.closed or live_tally(state, live)
+
+
+def counted(state: PollState, live: set[str]) -> dict[str, int]:
+    """The current round's counts as the results give them: the same as ``tally_of``."""
+    return dict(tally_of(state, live).counts)
 
 
 def live_tally(state: PollState, live: set[str]) -> Tally:
@@ -86,11 +115,13 @@ def freeze(state: PollState, live: set[str]) -> None:
     state.chosen.clear()
 
 
-def results_of(code: str, polls: dict[str, PollState], ended_at: float | None) -> cr.ClassResults:
+def results_of(code: str, polls: dict[str, PollState], ended_at: float | None, live: set[str]) -> cr.ClassResults:
+    """The class's results; the current round of each question as ``tally_of`` gives it for ``live``."""
     questions = []
     for poll_id, state in polls.items():
+        every = [*state.past, counted(state, live)]
         rounds = [cr.Round(i + 1, asked, dict(counts))
-                  for i, (asked, counts) in enumerate(zip(state.asked, [*state.past, state.counts], strict=True))]
+                  for i, (asked, counts) in enumerate(zip(state.asked, every, strict=True))]
         questions.append(cr.Question(poll_id, state.info.lesson, state.info.text, state.options, state.info.right,
                                      tuple(rounds)))
     return cr.ClassResults(code, ended_at, tuple(questions))

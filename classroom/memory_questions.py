@@ -7,7 +7,7 @@ A mixin, so memory.py stays one module a reader can hold: these methods take the
 
 from __future__ import annotations
 
-from classroom.memory_polls import PollState, asked_in, freeze, live_tally, next_round, record
+from classroom.memory_polls import PollState, asked_in, close, freeze, next_round, record, tally_of
 from classroom.store import (
     CheckQuestion,
     NoSuchOption,
@@ -45,6 +45,8 @@ class MemoryQuestions:
                 room.polls[poll_id] = PollState(options, dict.fromkeys(options, 0), info=info, asked=[now])
             elif room.poll_id == poll_id:
                 return room.version                     # already the open question: nothing changed
+            else:
+                state.closed = None                     # asked again as it was: live answers count again
             room.poll_id = poll_id
             room.version += 1
             return room.version
@@ -53,7 +55,7 @@ class MemoryQuestions:
         with self._lock:
             room = self._presenting(code, key, now)
             state = _asked(room, poll_id)
-            next_round(state, now)
+            next_round(state, now, room.live_followers(now))
             room.poll_id = poll_id
             room.version += 1
             return room.version
@@ -62,6 +64,7 @@ class MemoryQuestions:
         with self._lock:
             room = self._presenting(code, key, now)
             if room.poll_id is not None:
+                close(room.polls[room.poll_id], room.live_followers(now))
                 room.poll_id = None
                 room.version += 1
             return room.version
@@ -90,7 +93,7 @@ class MemoryQuestions:
         with self._lock:
             room = self._live(code, now)
             state = _asked(room, poll_id)
-            return state.final or live_tally(state, room.live_followers(now))
+            return tally_of(state, room.live_followers(now))
 
     def poll_counts(self, code: str, poll_id: str) -> dict[str, int]:
         with self._lock:
@@ -124,10 +127,11 @@ class MemoryQuestions:
                     raise ValueError(f"question {poll_id!r} was asked with other options or is past round {round}")
             if new and len(room.polls) + new > self.max_polls:
                 raise RoomFull(f"This class has asked its {self.max_polls} questions; start a new class to ask more.")
+            live = room.live_followers(now)
             for poll_id, options, info in questions:
                 state = room.polls.setdefault(poll_id, PollState(options, dict.fromkeys(options, 0), info=info,
                                                                   asked=[now]))
-                asked_in(state, round, now)
+                asked_in(state, round, now, live)
             room.check = (check_id, tuple(q[0] for q in questions), round)
             room.version += 1
             return room.version
@@ -136,6 +140,9 @@ class MemoryQuestions:
         with self._lock:
             room = self._presenting(code, key, now)
             if room.check is not None:
+                live = room.live_followers(now)
+                for poll_id in room.check[1]:
+                    close(room.polls[poll_id], live)
                 room.check = None
                 room.version += 1
             return room.version

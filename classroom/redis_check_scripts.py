@@ -32,15 +32,14 @@ for _, q in ipairs(qs) do
   local meta = cjson.decode(redis.call('HGET', R .. ':meta', id))
   if type(meta.past) ~= 'table' or next(meta.past) == nil then meta.past = {} end
   while #meta.asked < spec.round do               -- asked again: this round's counts go to the past
-    local past, kv = {}, redis.call('HGETALL', C)
-    for i = 1, #kv, 2 do past[kv[i]] = tonumber(kv[i + 1]) end
-    meta.past[#meta.past + 1] = past
+    meta.past[#meta.past + 1] = counted(R, id, NOW)[1]
     meta.asked[#meta.asked + 1] = NOW
     redis.call('DEL', C, R .. ':chosen:' .. id)
     for _, o in ipairs(cjson.decode(q[2])) do redis.call('HSET', C, o, 0) end
     redis.call('HDEL', R .. ':final', id)
     redis.call('SREM', R .. ':revealed', id)
   end
+  redis.call('HDEL', R .. ':closed', id)          -- open again: the present students' answers count
   redis.call('HSET', R .. ':meta', id, cjson.encode(meta))
   redis.call('EXPIRE', C, REDIS_TTL)
   redis.call('SADD', R .. ':check', id)
@@ -54,6 +53,14 @@ return redis.call('HINCRBY', R, 'version', 1)
 CLOSE_CHECK = _LUA + """
 local p = presenting(); if p ~= 0 then return p end
 if (redis.call('HGET', R, 'check') or '') == '' then return tonumber(redis.call('HGET', R, 'version')) end
+for _, id in ipairs(redis.call('SMEMBERS', R .. ':check')) do
+  if redis.call('SISMEMBER', R .. ':revealed', id) == 0 then  -- each holds the answers of those present now
+    forget_gone(id)
+    local counts, following = live_tally(R, id, NOW)
+    redis.call('HSET', R .. ':closed', id, cjson.encode({counts, following}))
+  end
+end
+with_room_ttl(R .. ':closed')
 redis.call('HSET', R, 'check', '')
 redis.call('DEL', R .. ':check')
 return redis.call('HINCRBY', R, 'version', 1)
@@ -65,7 +72,7 @@ local p = presenting(); if p ~= 0 then return p end
 if (redis.call('HGET', R, 'check') or '') == '' then return -25 end
 for _, id in ipairs(redis.call('SMEMBERS', R .. ':check')) do
   if redis.call('SISMEMBER', R .. ':revealed', id) == 0 then   -- the tally, frozen as it stood
-    local counts, following = live_tally(id)
+    local counts, following = live_tally(R, id, NOW)
     redis.call('HSET', R .. ':final', id, cjson.encode({counts, following}))
     redis.call('SADD', R .. ':revealed', id)
   end

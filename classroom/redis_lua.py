@@ -51,28 +51,64 @@ local NOW, CODE, P = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local ROOMS, ACTIVE = P .. 'rooms', P .. 'active'
 local function room_key(code) return P .. 'room:{' .. code .. '}' end
 local function results_key(code) return P .. 'results:{' .. code .. '}' end
--- Every question with its options, what the results keep about it, and its current round's counts.
-local function collect(room)
+-- The answers to question `id` of room `room` from followers present at `at`, and how many are present.
+local function live_tally(room, id, at)
+  local F, lo, counts = room .. ':followers', at - FOLLOWER_TTL, {}
+  local kv = redis.call('HGETALL', room .. ':chosen:' .. id)
+  for i = 1, #kv, 2 do
+    local seen = redis.call('ZSCORE', F, kv[i])
+    if seen and tonumber(seen) >= lo then counts[kv[i + 1]] = (counts[kv[i + 1]] or 0) + 1 end
+  end
+  return counts, redis.call('ZCOUNT', F, lo, '+inf')
+end
+-- What the presenter sees of question `id` at `at`: {counts, following, final (0/1)}, frozen at the reveal,
+-- as it stood when it was last closed, else the present followers' answers. The results say the same.
+local function counted(room, id, at)
+  local kept = redis.call('HGET', room .. ':final', id)
+  if kept then local f = cjson.decode(kept); return {f[1], f[2], 1} end
+  kept = redis.call('HGET', room .. ':closed', id)
+  if kept then local f = cjson.decode(kept); return {f[1], f[2], 0} end
+  local counts, following = live_tally(room, id, at)
+  return {counts, following, 0}
+end
+-- Drop the answers to `id` of followers not present at NOW: they left, and took their answer with them.
+local function forget_gone(id)
+  local C, N, F = R .. ':chosen:' .. id, R .. ':counts:' .. id, R .. ':followers'
+  local kv = redis.call('HGETALL', C)
+  for i = 1, #kv, 2 do
+    local seen = redis.call('ZSCORE', F, kv[i])
+    if not seen or tonumber(seen) < NOW - FOLLOWER_TTL then
+      redis.call('HDEL', C, kv[i])
+      redis.call('HINCRBY', N, kv[i + 1], -1)
+    end
+  end
+end
+-- Every question with its options, what the results keep about it, and its current round's counts at `at`
+-- (as ``counted``: what the presenter sees), flat as option, count, option, count…
+local function collect(room, at)
   local qs = {}
   local polls = redis.call('HGETALL', room .. ':polls')
   for i = 1, #polls, 2 do
-    local id = polls[i]
-    qs[#qs + 1] = {id, polls[i + 1], redis.call('HGET', room .. ':meta', id) or '',
-                   redis.call('HGETALL', room .. ':counts:' .. id)}
+    local id, flat = polls[i], {}
+    for option, n in pairs(counted(room, id, at)[1]) do flat[#flat + 1] = option; flat[#flat + 1] = n end
+    qs[#qs + 1] = {id, polls[i + 1], redis.call('HGET', room .. ':meta', id) or '', flat}
   end
   return qs
 end
--- The room goes; with `ended` (a time), its results stay RESULTS_TTL seconds under its own key.
+-- The room goes; with `ended` (a time), its results stay RESULTS_TTL seconds under its own key, counted from
+-- the students present at its last action or heartbeat (an idle room is closed long after).
 local function drop(room, code, ended)
   local kh = redis.call('HGET', room, 'key_hash')
   if kh and ended then
-    redis.call('SET', results_key(code), cjson.encode({kh, ended, collect(room)}), 'EX', RESULTS_TTL)
+    local h = redis.call('HMGET', room, 'until', 'active')
+    local at = math.min(ended, math.max(tonumber(h[1]) - ROOM_TTL, tonumber(h[2])))
+    redis.call('SET', results_key(code), cjson.encode({kh, ended, collect(room, at)}), 'EX', RESULTS_TTL)
   end
   for _, id in ipairs(redis.call('HKEYS', room .. ':polls')) do
     redis.call('DEL', room .. ':counts:' .. id, room .. ':chosen:' .. id)
   end
   redis.call('DEL', room, room .. ':followers', room .. ':polls', room .. ':revealed', room .. ':meta',
-             room .. ':final', room .. ':known', room .. ':check')
+             room .. ':final', room .. ':closed', room .. ':known', room .. ':check')
   redis.call('ZREM', ROOMS, code)
   redis.call('ZREM', ACTIVE, code)
 end
@@ -105,7 +141,8 @@ local function presenting()
   redis.call('ZADD', ROOMS, 'XX', NOW + ROOM_TTL, CODE)
   touch()
   if redis.call('TTL', R) < REDIS_TTL - 60 then       -- at most once a minute: every key of the room
-    for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':known', ':check'}) do
+    for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':closed', ':known',
+                        ':check'}) do
       redis.call('EXPIRE', R .. s, REDIS_TTL)
     end
     for _, id in ipairs(redis.call('HKEYS', R .. ':polls')) do
@@ -118,16 +155,6 @@ end
 -- A key created after the room (a first heartbeat, a first answer) dies with it.
 local function with_room_ttl(k)
   if redis.call('PTTL', k) == -1 then redis.call('PEXPIRE', k, math.max(redis.call('PTTL', R), 1)) end
-end
--- The answers of live followers to question `id`, and how many follow.
-local function live_tally(id)
-  local F, lo, counts = R .. ':followers', NOW - FOLLOWER_TTL, {}
-  local kv = redis.call('HGETALL', R .. ':chosen:' .. id)
-  for i = 1, #kv, 2 do
-    local seen = redis.call('ZSCORE', F, kv[i])
-    if seen and tonumber(seen) >= lo then counts[kv[i + 1]] = (counts[kv[i + 1]] or 0) + 1 end
-  end
-  return counts, redis.call('ZCOUNT', F, lo, '+inf')
 end
 -- A sorted set of attempt times: note one (a unique member), keep the newest `keep`, expire with the window.
 local function note(k, keep, member)

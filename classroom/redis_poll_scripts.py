@@ -15,6 +15,7 @@ if known ~= ARGV[6] then                        -- a new question, or the same i
   redis.call('HSET', polls, id, ARGV[6])
   redis.call('HSET', R .. ':meta', id, ARGV[8])
   redis.call('HDEL', R .. ':final', id)
+  redis.call('HDEL', R .. ':closed', id)
   redis.call('SREM', R .. ':revealed', id)
   redis.call('DEL', R .. ':counts:' .. id, R .. ':chosen:' .. id)
   for _, o in ipairs(cjson.decode(ARGV[6])) do redis.call('HSET', R .. ':counts:' .. id, o, 0) end
@@ -23,6 +24,8 @@ if known ~= ARGV[6] then                        -- a new question, or the same i
   redis.call('EXPIRE', R .. ':counts:' .. id, REDIS_TTL)
 elseif redis.call('HGET', R, 'poll_id') == id then
   return tonumber(redis.call('HGET', R, 'version'))      -- already the open question
+else
+  redis.call('HDEL', R .. ':closed', id)                  -- asked again as it was: live answers count again
 end
 redis.call('HSET', R, 'poll_id', id)
 return redis.call('HINCRBY', R, 'version', 1)
@@ -37,16 +40,15 @@ if not options then return -6 end
 local meta = cjson.decode(redis.call('HGET', R .. ':meta', id))
 if #meta.asked >= MAX_ROUNDS then return -3 end
 local C = R .. ':counts:' .. id
-local past, kv = {}, redis.call('HGETALL', C)
-for i = 1, #kv, 2 do past[kv[i]] = tonumber(kv[i + 1]) end
 if type(meta.past) ~= 'table' or next(meta.past) == nil then meta.past = {} end
-meta.past[#meta.past + 1] = past
+meta.past[#meta.past + 1] = counted(R, id, NOW)[1]     -- the round as the presenter saw it
 meta.asked[#meta.asked + 1] = NOW
 redis.call('HSET', R .. ':meta', id, cjson.encode(meta))
 redis.call('DEL', C, R .. ':chosen:' .. id)
 for _, o in ipairs(cjson.decode(options)) do redis.call('HSET', C, o, 0) end
 redis.call('EXPIRE', C, REDIS_TTL)
 redis.call('HDEL', R .. ':final', id)
+redis.call('HDEL', R .. ':closed', id)
 redis.call('SREM', R .. ':revealed', id)
 redis.call('HSET', R, 'poll_id', id)
 return redis.call('HINCRBY', R, 'version', 1)
@@ -55,7 +57,14 @@ return redis.call('HINCRBY', R, 'version', 1)
 # ARGV[4]: key_hash
 CLOSE_POLL = _LUA + """
 local p = presenting(); if p ~= 0 then return p end
-if redis.call('HGET', R, 'poll_id') == '' then return tonumber(redis.call('HGET', R, 'version')) end
+local id = redis.call('HGET', R, 'poll_id')
+if id == '' then return tonumber(redis.call('HGET', R, 'version')) end
+if redis.call('SISMEMBER', R .. ':revealed', id) == 0 then  -- the round holds the answers of those present now
+  forget_gone(id)
+  local counts, following = live_tally(R, id, NOW)
+  redis.call('HSET', R .. ':closed', id, cjson.encode({counts, following}))
+  with_room_ttl(R .. ':closed')
+end
 redis.call('HSET', R, 'poll_id', '')
 return redis.call('HINCRBY', R, 'version', 1)
 """
@@ -68,7 +77,7 @@ if redis.call('HEXISTS', R .. ':polls', id) == 0 then return -6 end
 local shown = redis.call('SISMEMBER', R .. ':revealed', id) == 1
 if shown and redis.call('HGET', R, 'poll_id') == id then return tonumber(redis.call('HGET', R, 'version')) end
 if not shown then                               -- the tally, frozen as it stood
-  local counts, following = live_tally(id)
+  local counts, following = live_tally(R, id, NOW)
   redis.call('HSET', R .. ':final', id, cjson.encode({counts, following}))
   with_room_ttl(R .. ':final')
 end
@@ -93,6 +102,9 @@ if ARGV[8] == '1' then
   if not seen or tonumber(seen) < NOW - FOLLOWER_TTL then return -22 end
 end
 local before = redis.call('HGET', C, ARGV[5])
+if not before and redis.call('HLEN', C) >= tonumber(ARGV[7]) and ARGV[8] == '1' then
+  forget_gone(id)                               -- a seat held by an answer that left is free at once
+end
 if not before and redis.call('HLEN', C) >= tonumber(ARGV[7]) then return -23 end
 if before then redis.call('HINCRBY', N, before, -1) end
 redis.call('HSET', C, ARGV[5], ARGV[6])
@@ -107,11 +119,6 @@ local alive = check_alive(); if alive ~= 0 then return alive end
 local id = ARGV[4]
 local options = redis.call('HGET', R .. ':polls', id)
 if not options then return -6 end
-local final = redis.call('HGET', R .. ':final', id)
-if final then
-  local f = cjson.decode(final)
-  return cjson.encode({f[1], f[2], 1, options})
-end
-local counts, following = live_tally(id)
-return cjson.encode({counts, following, 0, options})
+local t = counted(R, id, NOW)
+return cjson.encode({t[1], t[2], t[3], options})
 """

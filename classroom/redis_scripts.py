@@ -125,7 +125,7 @@ return 0
 RESULTS = _LUA + """
 if redis.call('EXISTS', R) == 1 and check_alive() == 0 then
   if not same(redis.call('HGET', R, 'key_hash'), ARGV[4]) then return -2 end
-  return cjson.encode({'', false, collect(R)})
+  return cjson.encode({'', false, collect(R, NOW)})
 end
 local kept = redis.call('GET', results_key(CODE))
 if not kept then return -12 end

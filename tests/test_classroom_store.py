@@ -367,6 +367,7 @@ def test_an_answer_outside_the_options_is_dropped(store, option):
 
 def test_answers_to_a_question_not_open_are_dropped(store):
     code, key = _room(store)
+    store.heartbeat(code, "a", T0)                                        # present: their answer outlives the close
     assert not store.answer(code, "p", "a", OPTIONS[0], T0)               # never asked
     store.open_poll(code, key, "p", OPTIONS, T0)
     store.open_poll(code, key, "q", ("yes", "no"), T0)
