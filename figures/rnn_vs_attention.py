@@ -79,14 +79,16 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
                   height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 92, "b": 120}})
 
 
-def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, attention: np.ndarray, d: int,
+def recall_figure(pairs: np.ndarray, additive: np.ndarray, least_squares: np.ndarray, attention: np.ndarray, d: int,
                   k: int | None = None, at_k: tuple[float, float, float] | None = None) -> go.Figure:
     """Recall accuracy against the number of stored pairs k (log x): a state of d numbers written by addition
-    (as an LSTM cell does), the best any d numbers can do, and attention over every stored pair; k = d marked,
-    and the learner's own k (with the three recalls there, ``at_k``: additive, best, attention) when given."""
+    (as an LSTM cell does), the least-squares state of d numbers (``least_squares``: one good state, not a bound on
+    every state), and attention over every stored pair; k = d marked, and the learner's own k (with the three
+    recalls there, ``at_k``: additive, least-squares, attention) when given."""
     traces = [
         _line(pairs, additive, "LSTM cell: k pairs added into d numbers", {"color": palette.KEY, "width": 3}),
-        _line(pairs, best, "best possible state of d numbers", {"color": palette.SCORES, "width": 2, "dash": "dot"}),
+        _line(pairs, least_squares, "least-squares state of d numbers",
+              {"color": palette.SCORES, "width": 2, "dash": "dot"}),
         _line(pairs, attention, "attention: all k pairs kept", {"color": palette.WEIGHTS, "width": 3,
                                                                   "dash": "dash"}),
     ]
@@ -98,7 +100,7 @@ def recall_figure(pairs: np.ndarray, additive: np.ndarray, best: np.ndarray, att
                            "name": f"your k = {k}", "showlegend": False,
                            "marker": {"color": [palette.KEY, palette.SCORES, palette.WEIGHTS], "size": 11,
                                       "line": {"color": palette.QUERY, "width": 2}},
-                           "customdata": ["LSTM cell", "best state", "attention"],
+                           "customdata": ["LSTM cell", "least-squares state", "attention"],
                            "hovertemplate": "%{customdata} at k = %{x}: %{y:.0%}<extra></extra>"})
     return figure(traces, f"Recall of k stored facts from a state of d = {d} numbers", "stored pairs k",
                   "fraction recalled", height=340, yaxis={"range": [0.4, 1.03]},

@@ -1,15 +1,18 @@
 """RNN versus attention: a chain of T − 1 multiplications against one direct step."""
 
+from contextlib import nullcontext
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import attention_core as core
 from figures.rnn_vs_attention import bound_figure, influence_figure, lstm_figure, path_figure, recall_figure
+from ui import present
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import rnn_vs_attention
-from ui.numbers import from_log10, power, written
+from ui.numbers import counted, from_log10, power, written
 from ui.steps import Steps
 
 
@@ -23,8 +26,18 @@ class Step(Steps):
 
 
 frame = lesson("rnn_vs_attention")
-frame.header()
-shown = frame.steps(Step.labels())
+EFFECTIVELY_ZERO = -6            # log₁₀: a number below 10⁻⁶ in running text says what it means
+
+
+def said(log10: float) -> str:
+    """A number from its log₁₀, in a sentence: below 10⁻⁶ it says so ("… (effectively zero)")."""
+    return from_log10(log10) + (" (effectively zero)" if log10 < EFFECTIVELY_ZERO else "")
+
+
+def folded(label: str):
+    """Where a note's detail waits: an expander off the main line. In presenter mode the note folds itself
+    (frame.note makes its own expander there, and expanders do not nest)."""
+    return nullcontext() if present.active() else st.expander(label)
 
 
 def predict_decay(rho: float, steps: int, length: int) -> bool:
@@ -68,8 +81,8 @@ def the_bound(rho: float, steps: int, length: int) -> None:
     row.metric("steps from token 1 to token T", steps)
     row.metric("bound ‖J‖ᵀ⁻¹", shown)
     row.metric("attention's bound ‖J‖¹", written(float(core.gradient_bound(rho, 1))))
-    st.markdown(f"**{power(rho, steps)} = {shown}**: the most that token 1's gradient can be multiplied by on "
-                f"its way through the chain to token {length}.")
+    st.markdown(f"**{power(rho, steps)} = {said(core.log10_gradient_bound(rho, steps))}**: the most that token 1's "
+                f"gradient can be multiplied by on its way through the chain to token {length}.")
     if bound == 0.0:
         st.info("So small it underflows to 0 in a computer's 64-bit numbers (they stop near 10⁻³²³), so its size "
                 "is worked out from its logarithm; the plot floors it at 10⁻³⁰⁰.",
@@ -90,17 +103,21 @@ def the_race(r: rnn_vs_attention.Race, rho: float, steps: int) -> None:
     """Step 2: a real RNN's and a real attention head's gradients from every token to the last position."""
     st.subheader("A real RNN and a real attention head")
     frame.note("chain")
+    with folded("What is measured, exactly"):
+        frame.note("chain_more")
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("token 1 → last RNN state", from_log10(r.rnn_log10[0]))
     row.metric("token 1 → attention out", written(r.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
     row.metric("last token → last RNN state", from_log10(r.rnn_log10[-1]))
     chart(built(influence_figure, r.distance, r.rnn, r.attention, r.ceiling),
-          "Gradient norm from each input token to the last position, against distance (log scale). "
-          "The RNN's values stay under its bound; attention's do not fall with distance.",
+          "Gradient norm from each token to the last position, against distance (log scale).",
           lambda: pd.DataFrame({"distance": r.distance, "RNN": r.rnn, "attention": r.attention,
                                 "RNN bound": r.ceiling}), key=frame.key("fig_infl"))
-    st.markdown(why_it_fades(r, rho, steps))
+    st.markdown(f"Measured: token 1's gradient at the last RNN state is **{said(r.rnn_log10[0])}**; at the "
+                f"attention output, **{written(r.attention[0])}**.")
+    with st.expander("Why the real RNN fades faster than its bound"):
+        st.markdown(why_it_fades(r, rho, steps))
 
 
 def path_length(length: int, steps: int) -> None:
@@ -114,7 +131,7 @@ def path_length(length: int, steps: int) -> None:
     row.metric("attention: in sequence", seq["attention"], help="Steps that must run one after another.")
     paths = rnn_vs_attention.path_curves()
     chart(built(path_figure, paths.lengths, paths.rnn, paths.attention),
-          "Steps a signal needs to cross a sequence of N tokens: N − 1 through the chain, 1 through attention.",
+          "Steps to cross N tokens: N − 1 through the chain, 1 through attention.",
           None, key=frame.key("fig_path"))
     frame.note("comparison")
 
@@ -138,8 +155,10 @@ def chain_against_attention(shown: int, seed: int) -> None:
     if shown >= Step.PATH:
         path_length(length, steps)
     if shown >= Step.LSTM:
-        st.subheader("The LSTM: gates slow the fade")      # outside the bias slider's fragment: it never changes
+        st.subheader("Go further: the LSTM's gates slow the fade")   # outside the bias slider's fragment
         frame.note("lstm_gates")
+        with folded("How the gates keep a signal"):
+            frame.note("lstm_gates_more")
         lstm_gates(length, seed, race)
 
 
@@ -170,16 +189,28 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     row.metric("LSTM: token 1 → last state", from_log10(lstm.log10[0]))
     row.metric("attention: token 1 → out", written(race.attention[0]),
                    help="The gradient from token 1 to the last attention output.")
-    st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path alone, "
-                f"the {length - 1} steps from token 1 multiply to about {power(keep, length - 1, 3)} = "
-                f"{from_log10((length - 1) * np.log10(keep))}; the paths through h add to that. "
-                + lstm_verdict(lstm.log10[0], race.rnn_log10[0])
-                + f" Attention's one step carries {written(race.attention[0])}.")
+    with st.expander("What the LSTM kept here"):
+        st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path "
+                    f"alone, the {length - 1} steps from token 1 multiply to about {power(keep, length - 1, 3)} = "
+                    f"{said((length - 1) * np.log10(keep))}; the paths through h add to that. "
+                    + lstm_verdict(lstm.log10[0], race.rnn_log10[0])
+                    + f" Attention's one step carries {written(race.attention[0])}.")
     chart(built(lstm_figure, race.distance, race.rnn, lstm.influence, race.attention),
-          "Gradient norm from each token to the last position against distance (log scale), on the same random "
-          "sequence: the RNN's hidden state, the LSTM's whole state (h and the cell c), one attention head.",
+          "The same sequence through the RNN, the LSTM (h and c) and one attention head (log scale).",
           lambda: pd.DataFrame({"distance": race.distance, "RNN": race.rnn, "LSTM": lstm.influence,
                                 "attention": race.attention}), key=frame.key("fig_lstm"))
+
+
+def state_sentence(d: int, k: int, here: core.RecallCurve) -> str:
+    """What the recall section measured, said as what it is: a least-squares state, never "the best"."""
+    facts = counted(k, "fact")
+    if k <= d:
+        return (f"{facts} into d = {d} numbers: with k ≤ d a least-squares state holds them all, and the additive "
+                f"cell recalls {here.additive[0]:.0%}. Attention recalls {here.attention[0]:.0%}.")
+    return (f"{facts} into d = {d} numbers, {k / d:.3g} times d: a least-squares state of {d} numbers recalls "
+            f"{here.best_state[0]:.0%} and the additive cell {here.additive[0]:.0%} (guessing gives 50%). Attention "
+            f"keeps every pair and recalls {here.attention[0]:.0%}, at the cost of {counted(k, 'comparison')} "
+            "per recall.")
 
 
 @frame.fragment
@@ -192,38 +223,51 @@ def fixed_state(seed: int) -> None:
     curve, here = rnn_vs_attention.recall(d, seed), rnn_vs_attention.recall_at(d, k, seed)
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("LSTM cell: recalled", f"{here.additive[0]:.0%}", help="The LSTM's additive cell state.")
-    row.metric("best state: recalled", f"{here.best_state[0]:.0%}",
-                   help=f"The best that any state of {d} numbers can do.")
+    row.metric("least-squares state: recalled", f"{here.best_state[0]:.0%}",
+               help=f"The {d} numbers whose read-outs come closest to all k answers at once (least squares): exact "
+                    "while k ≤ d, and one good state beyond, not the best possible.")
     row.metric("attention: recalled", f"{here.attention[0]:.0%}")
     row.metric("comparisons / recall", f"{int(here.comparisons[0]):,}",
-                   help="Query–key comparisons attention makes for one recall.")
-    st.markdown(f"k = {k} facts into d = {d} numbers"
-                + (f": with k ≤ d the best state holds them all, and the additive cell recalls "
-                   f"{here.additive[0]:.0%}." if k <= d else
-                   f": k is {k / d:.3g} times d, so even the best {d} numbers recall only {here.best_state[0]:.0%} "
-                   f"(guessing gives 50%).")
-                + f" Attention keeps all {k} pairs and recalls {here.attention[0]:.0%}, at the cost of comparing the "
-                f"query with {k} stored keys, and memory that grows with k.")
+               help="Query–key comparisons attention makes for one recall.")
+    st.markdown(state_sentence(d, k, here))
     chart(built(recall_figure, curve.pairs, curve.additive, curve.best_state, curve.attention, d, k,
                 (float(here.additive[0]), float(here.best_state[0]), float(here.attention[0]))),
-          f"Fraction of k yes/no facts recalled from a state of d = {d} numbers, against k (log scale); the dotted "
-          f"line marks k = d, the thin one guessing, the solid blue one your k = {k}.",
+          f"Facts recalled from d = {d} numbers against k (log scale); dotted: k = d.",
           lambda: pd.DataFrame({"k": curve.pairs, "LSTM cell (additive)": curve.additive,
-                                "best state": curve.best_state, "attention": curve.attention}),
+                                "least-squares state": curve.best_state, "attention": curve.attention}),
           key=frame.key("fig_recall"))
 
 
-heading, seed_box = st.columns([4, 1], vertical_alignment="bottom")
-heading.subheader("Pass the message down the line")
-page_seed = frame.control(seed_box.number_input, "seed", "Seed", 0, 10_000, rnn_vs_attention.SEED,
-                          help="The random RNN, attention head, LSTM and stored pairs of every section below.")
+def fixed_size_state(seed: int) -> None:
+    """The last section: what gates cannot fix (outside the recall's fragment: the heading never changes)."""
+    st.subheader("What gates cannot fix: one fixed-size state")
+    frame.note("lstm_state")
+    with folded("How the state is written, and what “least-squares” means"):
+        frame.note("lstm_state_more")
+    fixed_state(seed)
+
+
+def lstm_afterword() -> None:
+    """After the trap: what the LSTM changed and what it did not, folded."""
+    with folded("What the LSTM changed, and what it did not"):
+        frame.note("lstm")
+
+
+def seed_row() -> int:
+    """The first section's heading, beside the seed every section below draws from."""
+    heading, seed_box = st.columns([4, 1], vertical_alignment="bottom")
+    heading.subheader("Pass the message down the line")
+    return frame.control(seed_box.number_input, "seed", "Seed", 0, 10_000, rnn_vs_attention.SEED,
+                         help="The random RNN, attention head, LSTM and stored pairs of every section below.")
+
+
+frame.header()
+shown = frame.steps(Step.labels())
+page_seed = seed_row()
 chain_against_attention(shown, page_seed)
 if shown >= Step.LSTM:
-    st.subheader("What gates cannot fix: one fixed-size state")     # outside the section's fragment
-    frame.note("lstm_state")
-    fixed_state(page_seed)
-
+    fixed_size_state(page_seed)
 frame.trap()
-frame.note("lstm")
+lstm_afterword()
 frame.check("lstm")
 frame.footer()
