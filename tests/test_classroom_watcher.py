@@ -1,5 +1,5 @@
 """The process's check on its followers' rooms (ui.classroom.Watcher), one round at a time, against the
-in-process store and a real follower registry whose wakes are recorded instead of sent."""
+in-process store and a real follower registry, with the wake queue's asks recorded instead of sent."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ T0 = 1_000.0
 
 
 class Registry(wake.Followers):
-    """A registry whose wakes are noted: which sessions were asked, round by round."""
+    """A registry that stands in for the wake queue too (``Watcher(store, reg, reg)``): which sessions the
+    watcher asked to wake, round by round."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -45,7 +46,7 @@ def test_only_followers_behind_the_room_are_woken_and_everyone_is_kept_present()
     for sid, seen in (("a", version), ("b", version - 1), ("c", None)):
         reg.follow(code, sid)
         reg.note(sid, seen, f"me-{sid}")
-    watcher = Watcher(store, reg)
+    watcher = Watcher(store, reg, reg)
     watcher.check(T0 + 1)
     assert _asked(reg) == {"c"}                            # "c" never applied one; "b" may be applying it now
     watcher.check(T0 + 2)
@@ -88,7 +89,7 @@ def test_a_store_that_goes_away_and_comes_back_wakes_its_followers_once_each_way
     for sid in ("a", "b"):
         reg.follow(code, sid)
         reg.note(sid, version, sid)
-    watcher = Watcher(store, reg)
+    watcher = Watcher(store, reg, reg)
     store.down = True
     watcher.check(T0 + 1)
     assert _asked(reg) == {"a", "b"}                       # their bar now says "Reconnecting"
@@ -109,7 +110,7 @@ def test_an_ended_class_wakes_its_followers_and_a_full_one_says_why_once():
     reg.note("a", version, "first")
     reg.follow(code, "b")
     reg.note("b", version, "second")                       # joined, then the room filled behind its back
-    watcher = Watcher(store, reg)
+    watcher = Watcher(store, reg, reg)
     watcher.check(T0 + 1)
     (told,) = _asked(reg)                                  # whichever beat second finds the class full
     why = watcher.full(told)
@@ -127,7 +128,7 @@ def test_a_round_never_raises_into_the_thread_and_a_session_that_left_is_not_che
     reg.follow(code, "a")
     reg.note("a", version, "a")
     reg.forget("a")
-    watcher = Watcher(store, reg)
+    watcher = Watcher(store, reg, reg)
     assert watcher.check(T0 + 1) == 0 and reg.asked == []
     reg.follow("ZZZZZZ", "ghost")                           # a room that never existed
     reg.note("ghost", None, "ghost")
@@ -145,8 +146,8 @@ def test_a_new_watcher_stops_the_last_one_so_a_cleared_cache_never_adds_threads(
         return [t for t in threading.enumerate() if t.name == "attention-classroom-watch" and t.is_alive()]
 
     store, reg = MemoryRoomStore(), Registry()
-    first = start_watcher(store, reg)
-    watchers = [start_watcher(store, reg) for _ in range(5)]
+    first = start_watcher(store, reg, reg)
+    watchers = [start_watcher(store, reg, reg) for _ in range(5)]
     assert first.stop.is_set() and all(w.stop.is_set() for w in watchers[:-1])
     assert not watchers[-1].stop.is_set()
     deadline = time.monotonic() + 5
@@ -177,7 +178,7 @@ def test_a_closed_tab_stops_beating_at_once_and_leaves_the_count_within_the_ttl(
     for sid in ("a", "b"):
         reg.follow(code, sid)
         reg.note(sid, version, f"me-{sid}")
-    watcher = Watcher(store, reg)
+    watcher = Watcher(store, reg, reg)
     watcher.check(T0 + 1)
     assert store.follower_count(code, T0 + 1) == 2
     connected.discard("b")                                 # b's browser closed its websocket

@@ -10,6 +10,11 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from ui import wake
 
 
+def _wake(f: wake.Followers, code: str, section: wake.Section | None = None) -> int:
+    """What the wake queue's thread does for a room (ui.wake_queue): send each of its local followers a wake."""
+    return sum(f.send(sid, section) is not None for sid, _, _ in f.members(code))
+
+
 def test_a_session_follows_one_room_at_a_time_and_forgets_it():
     f = wake.Followers()
     f.follow("AAAAAA", "s1")
@@ -62,7 +67,7 @@ def test_a_wake_reruns_each_live_follower_page_without_replaying_a_button(monkey
     f = wake.Followers()
     f.follow("AAAAAA", "s1")
     f.follow("AAAAAA", "gone")
-    assert f.wake("AAAAAA") == 1
+    assert _wake(f, "AAAAAA") == 1
     assert f.count("AAAAAA") == 1                            # the session that left was dropped
     (asked,) = live.asked
     assert asked.fragment_id == "" and asked.page_script_hash == "abc" and asked.page_name == "sqrt_dk"
@@ -84,11 +89,11 @@ def test_a_change_inside_a_section_reruns_that_section_alone_where_a_follower_dr
     f.section("s1", SECTION, "their-experiment")
     f.section("s2", ("polysemy", "context"), "polysemy-context")
     f.section("s3", SECTION, "gone-fragment")
-    assert f.wake("AAAAAA", SECTION) == 3
+    assert _wake(f, "AAAAAA", SECTION) == 3
     assert drew.asked[0].fragment_id == "their-experiment"
     assert [w.id for w in drew.asked[0].widget_states.widgets] == ["slider"]   # still no button replayed
     assert elsewhere.asked[0].fragment_id == "" and stale.asked[0].fragment_id == ""
-    assert f.wake("AAAAAA") == 3 and drew.asked[1].fragment_id == ""          # no section named: whole page
+    assert _wake(f, "AAAAAA") == 3 and drew.asked[1].fragment_id == ""          # no section named: whole page
 
 
 def test_a_followers_sections_are_its_current_page_only_and_go_when_it_stops_following():
@@ -107,13 +112,13 @@ def test_a_followers_sections_are_its_current_page_only_and_go_when_it_stops_fol
 
 def test_a_room_nobody_here_follows_wakes_nobody(monkeypatch):
     _runtime(monkeypatch, {})
-    assert wake.Followers().wake("CCCCCC") == 0
+    assert _wake(wake.Followers(), "CCCCCC") == 0
 
 
 def test_without_a_server_a_wake_does_nothing():
     f = wake.Followers()
     f.follow("AAAAAA", "s1")
-    assert f.wake("AAAAAA") == 0                             # no Streamlit runtime in a plain test process
+    assert _wake(f, "AAAAAA") == 0                             # no Streamlit runtime in a plain test process
     assert f.count("AAAAAA") == 1
 
 
@@ -128,14 +133,14 @@ def test_a_follower_switched_to_another_page_is_woken_on_that_page_until_its_bro
     f.moving("s1", "new-page-hash", "room=AAAAAA&pl_temp=0.5")
     f.moving("not-following", "x", "")                       # only followers are noted
     assert set(f._moved) == {"s1"}
-    f.wake("AAAAAA", SECTION)
+    _wake(f, "AAAAAA", SECTION)
     asked = moving.asked[-1]
     assert (asked.page_script_hash, asked.query_string) == ("new-page-hash", "room=AAAAAA&pl_temp=0.5")
     assert asked.fragment_id == "" and asked.page_name == ""  # the whole new page, not a section of the old
     assert [w.id for w in asked.widget_states.widgets] == ["slider"]
     moving._client_state.page_script_hash = "new-page-hash"  # the browser's next message: it is there
     moving._client_state.query_string = "room=AAAAAA"
-    f.wake("AAAAAA", SECTION)
+    _wake(f, "AAAAAA", SECTION)
     assert moving.asked[-1].query_string == "room=AAAAAA" and moving.asked[-1].fragment_id == "their-experiment"
     assert f._moved == {}
     f.moving("s1", "h", "")

@@ -15,6 +15,8 @@ Three kinds of key live in a session, told apart by their shape:
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from ui import navigation
@@ -145,10 +147,58 @@ def lesson_controls(slug: str) -> dict[str, list[str]]:
     for key, value in st.session_state.to_dict().items():
         if not is_lesson_control(key) or not key.startswith(prefix):
             continue
-        if isinstance(value, bool):
-            params[key] = [str(value).lower()]
-        elif isinstance(value, int | float | str):
-            params[key] = [str(value)]
+        if isinstance(value, int | float | str):
+            params[key] = [_link_text(value)]
         elif isinstance(value, list | tuple) and all(isinstance(v, int | float | str) for v in value):
-            params[key] = [str(v) for v in value]
+            params[key] = [_link_text(v) for v in value]
     return params
+
+
+def set_lesson_controls(values: dict[str, list[str]]) -> None:
+    """The inverse of ``lesson_controls``: these link values (a room's view) put into this session's lesson
+    controls, before their widgets are drawn in this run. A control the session holds takes each value as
+    the type of its current one (a list keeps its own type, a tuple stays a tuple); one it does not hold yet
+    takes the value from the link, as a shared link's would. A value the widget cannot take is skipped,
+    and so is every name that is not a lesson control."""
+    ss = st.session_state
+    for name, texts in values.items():
+        if not is_lesson_control(name):
+            continue
+        try:
+            if name not in ss:
+                st.query_params[name] = link_value(texts)
+                continue
+            current = ss[name]
+            if isinstance(current, list | tuple):
+                like = current[0] if current else ""
+                value = type(current)(_typed(text, like) for text in texts)
+            elif len(texts) == 1:
+                value = _typed(texts[0], current)
+            else:
+                continue                                # several values for a one-value widget
+            if value != current:
+                ss[name] = value
+        except (ValueError, TypeError):
+            continue                                    # a value this session's widget cannot take
+
+
+def _link_text(value: int | float | str) -> str:
+    """One value as a link carries it: booleans as true/false, numbers as Python writes them (exactly)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _typed(text: str, like: object) -> object:
+    """``text`` (as a link carries it) as the type of ``like``, the widget's current value; ValueError if it is
+    not one (a boolean other than true/false, a number that does not parse or is not finite)."""
+    if isinstance(like, bool):
+        if text not in ("true", "false"):
+            raise ValueError(text)
+        return text == "true"
+    if isinstance(like, int):
+        return int(text)
+    if isinstance(like, float):
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(text)
+        return value
+    return text

@@ -9,8 +9,8 @@ message, a store that went away, a room that expired.
 
 Streamlit has no public call for "rerun that other session", so this reaches into its runtime (the
 session manager and each session's last client state) through ``ui.streamlit_private``, pinned by
-requirements.txt's streamlit version. Should that ever fail, it fails closed: ``wake`` does nothing, and a
-follower falls behind until its own next run (tests/test_streamlit_private.py exercises what it uses).
+requirements.txt's streamlit version. Should that ever fail, it fails closed: ``Followers.send`` does nothing,
+and a follower falls behind until its own next run (tests/test_streamlit_private.py exercises what it uses).
 
 A presenter's change does not wake its followers from the presenter's own run: the room store's listener is
 ``ui.wake_queue``, whose one thread wakes them a few at a time through ``Followers.send``.
@@ -106,20 +106,6 @@ class Followers:
         with self._lock:
             return len(self._rooms.get(code, ()))
 
-    def wake(self, code: str, section: Section | None = None) -> int:
-        """Ask every live local session following ``code`` to rerun now; returns how many were asked.
-        With ``section`` (the presenter changed a control inside that lesson fragment), a follower that
-        drew the same section reruns only it, as the presenter's own page did; the others rerun the page.
-        Sessions that have gone (their browser left) are dropped here. Never raises."""
-        with self._lock:
-            sids = list(self._rooms.get(code, ()))
-        return self.ask(sids, section)
-
-    def ask(self, sids: list[str], section: Section | None = None) -> int:
-        """Ask these local followers to rerun (their page, or ``section`` where they drew it) now, in this
-        thread; how many were asked. Never raises. (A presenter's change goes through ``ui.wake_queue``.)"""
-        return sum(self.send(sid, section) is not None for sid in sids)
-
     def alive(self, sids: list[str]) -> list[str]:
         """Those of ``sids`` whose browser is still connected; the others are forgotten here (a closed tab's
         session stays in Streamlit's storage for a while, but no longer among its active sessions). Without a
@@ -192,6 +178,7 @@ def session_id() -> str | None:
     """The id of the session running this script (None outside one)."""
     return private.session_id()
 
+
 def follow(code: str) -> None:
     """Note that the session running this script follows room ``code`` (and no other)."""
     sid = session_id()
@@ -204,11 +191,6 @@ def forget() -> None:
     sid = session_id()
     if sid is not None:
         followers().forget(sid)
-
-
-def wake(code: str, section: Section | None = None) -> int:
-    """Wake the local followers of ``code`` (from a script run): only ``section`` where they can."""
-    return followers().wake(code, section)
 
 
 def switching(slug: str, params: dict[str, str | list[str]]) -> None:

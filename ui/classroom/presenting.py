@@ -141,9 +141,7 @@ def resume(slug: str) -> None:
         if snap.page != slug:
             s.left = (slug, time.time())
         st.switch_page(navigation.page(snap.page), query_params=params)
-    from ui.classroom.follow import _set_controls as set_controls  # follow imports this module
-
-    set_controls(snap)
+    controls.set_lesson_controls(snap.controls)
     s.resuming = False
 
 

@@ -1,8 +1,8 @@
 """The process's one room store, and the presenter's change told to every follower.
 
 ``room_store()`` is shared by every session of this process. ``changed`` tells the followers of a room that
-the presenter changed it (through Redis, every replica's listener wakes its own; in one process, this one's
-followers directly), and ``listening`` starts this process's listener once.
+the presenter changed it (the store announces it to every listener: through Redis, each replica's; in one
+process, this one's). The listener itself is started by ``ui.classroom.threads.ensure_running``.
 """
 
 from __future__ import annotations
@@ -72,11 +72,3 @@ def changed(code: str, section: wake.Section | None = None) -> None:
         wake_queue.wakes().presenting(wake.session_id())
     room_store().announce(code, section)
 
-
-@once
-def listening() -> bool:
-    """Once per process: wake local followers of any changed room. The listener only queues the room
-    (``ui.wake_queue``): the in-process store calls it in the presenter's own run, which must not wait for
-    the class; its thread wakes them (Redis's listener thread queues rooms the same way)."""
-    room_store().listen(wake_queue.wakes().put)
-    return True

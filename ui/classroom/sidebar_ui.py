@@ -10,7 +10,7 @@ from streamlit.errors import StreamlitAPIException
 from classroom.store import RoomError, StoreUnavailable
 from classroom.text import visible_text
 from ui import controls, present, streamlit_private as private
-from ui.classroom import browser, follow, joining, presenting, results_view
+from ui.classroom import browser, follow, joining, presenting, results_view, threads
 from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
@@ -31,6 +31,7 @@ def sidebar(slug: str) -> bool:
 
     Returns True when this run applied the presenter's view to this page.
     """
+    threads.ensure_running()                            # the listener and the watcher (once per process)
     applied = False
     with st.sidebar:
         st.html(_HIDDEN_CSS)

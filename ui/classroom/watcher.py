@@ -15,8 +15,6 @@ import time
 
 from classroom.store import RoomError, RoomFull, RoomStore, StoreUnavailable
 from ui import wake, wake_queue
-from ui.classroom import rooms
-from ui.lru import once
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -40,9 +38,8 @@ class Watcher:
     the server after a follow had switched the page, run under the old page, and leave the student's
     browser with a blank page (docs/RELIABILITY.md)."""
 
-    def __init__(self, store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue | None = None) -> None:
-        self.store, self.registry = store, registry
-        self.wakes = wakes if wakes is not None else registry   # what ``ask``s: the queue, or the registry itself
+    def __init__(self, store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue) -> None:
+        self.store, self.registry, self.wakes = store, registry, wakes    # ``wakes`` takes its asks
         self.offline: set[str] = set()                  # rooms the last check could not reach
         self._lock = threading.Lock()
         self._full: dict[str, str] = {}                 # session id -> why it stopped following
@@ -110,9 +107,9 @@ class Watcher:
                 _LOGGER.warning("The classroom check failed (%s); it tries again in %s s.", err, FOLLOW_QUIET_S)
 
 
-def start_watcher(store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue | None = None) -> Watcher:
+def start_watcher(store: RoomStore, registry: wake.Followers, wakes: wake_queue.WakeQueue) -> Watcher:
     """Start a watcher thread, stopping any other first: never more than one per process, however often
-    this is called (the app calls it once, through ``watcher``)."""
+    this is called (the app calls it once, from ``ui.classroom.threads.ensure_running``)."""
     for thread in _running(_WATCH_THREAD):
         old = getattr(thread, "watcher", None)
         if isinstance(old, Watcher):
@@ -123,9 +120,3 @@ def start_watcher(store: RoomStore, registry: wake.Followers, wakes: wake_queue.
     thread.start()
     return watcher
 
-
-@once
-def watcher() -> Watcher:
-    """The process's one watcher, started with the first follower (only under a server: AppTest has none,
-    and there a follower's next run is its check)."""
-    return start_watcher(rooms.room_store(), wake.followers(), wake_queue.wakes())
