@@ -1,6 +1,7 @@
 """Multi-head attention: split d_model into heads, attend in each subspace, concatenate, mix with W_O."""
 
 import tomllib
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -9,11 +10,13 @@ import streamlit as st
 
 import attention_core as core
 from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
+from ui import present
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
 from ui.lessons import multi_head
 from ui.models import encode
+from ui.numbers import counted
 from ui.steps import Steps
 from ui.tables import fixed_table, numbers
 
@@ -30,6 +33,12 @@ IT = LABELS.index("it")
 ROLE_SHARE = 0.8                  # a head "looks at X" when X is the top key of at least this share of its rows
 MAX_CHARS, MAX_TOKENS = 120, 40
 MATRICES = [f"{w}{n}" for w in ("wq", "wv") for n in (1, 2, 4)]     # the names of the edited weights
+
+
+def folded(label: str):
+    """Where a note's detail waits: an expander off the main line. In presenter mode the note folds itself
+    (frame.note makes its own expander there, and expanders do not nest)."""
+    return nullcontext() if present.active() else st.expander(label)
 
 
 def fit_choice(key: str, options: list[str], default: str) -> None:
@@ -54,13 +63,16 @@ class Step(Steps):
 
 
 frame = lesson("multi_head")
-frame.header()
-step = frame.steps(Step.labels())
 
-st.subheader("① Five words, eight numbers each")
-frame.note("sentence")
-with st.expander("The embeddings X (one row per word)"):
-    numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, FEATURES)))
+
+def embeddings() -> None:
+    """Section ①'s heading and the five words' numbers (outside the heads' fragment: they never change)."""
+    st.subheader("① Five words, eight numbers each")
+    frame.note("sentence")
+    with st.expander("The embeddings X (one row per word)"):
+        if not present.active():                      # there frame.note is an expander, and they do not nest
+            frame.note("sentence_more")
+        numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, FEATURES)))
 
 
 def split(n: int) -> core.MultiHeadTrace:
@@ -68,12 +80,12 @@ def split(n: int) -> core.MultiHeadTrace:
     d_k = D_MODEL // n
     rest = ("" if n == 1 else f"; head 2 reads columns {d_k + 1}–{2 * d_k}"
             + ("" if n == 2 else f", and so on up to head {n}, columns {D_MODEL - d_k + 1}–{D_MODEL}"))
-    st.markdown(f"**{D_MODEL_TEX} = {D_MODEL} split {n} ways: dₖ = {D_MODEL} / {n} = {d_k}.** Head 1 reads columns "
-                f"1–{d_k} of $Q = XW_Q$, $K = XW_K$ and $V = XW_V${rest}.")
+    st.markdown(f"**{D_MODEL_TEX} = {D_MODEL} split {counted(n, 'way')}: dₖ = {D_MODEL} / {n} = {d_k}.** "
+                f"Head 1 reads columns 1–{d_k} of $Q = XW_Q$, $K = XW_K$ and $V = XW_V${rest}.")
     base = core.multi_head_attention(X, W_Q, W_K, np.eye(D_MODEL), np.eye(D_MODEL), n)
     chart(built(blocks_figure, base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)], n,
                 "Q = X·W<sub>Q</sub>, cut into heads"),
-          f"Each row is one word's query: {D_MODEL} numbers, {n} block{'s' if n > 1 else ''} of {d_k}. "
+          f"Each row is one word's query: {D_MODEL} numbers, {counted(n, 'block')} of {d_k}. "
           "A head sees only its block.",
           lambda: table(base.Q, LABELS, [f"q{j + 1}" for j in range(D_MODEL)]), key=frame.key("fig_q"))
     return base
@@ -84,6 +96,8 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     None until the input is valid and the prediction made."""
     st.subheader("② Each head compares in its own subspace")
     frame.note("subspace")
+    with folded("What each head looks for here"):
+        frame.note("subspace_more")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wq_head = frame.control(matrix_input, f"wq{n}", f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols],
                             rows=D_MODEL, cols=d_k, height=230,
@@ -110,7 +124,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
                     + (f"; the other heads' by **{moved[1:].max():.4f}**: their columns of $W_Q$ and $W_K$ are not "
                        "head 1's." if n > 1 else "."))
     elif n > 1:
-        st.caption("Edit head 1's columns of $W_Q$ above: the page will measure how far each head's weights move.")
+        st.caption("Edit head 1's columns above to see which heads' weights move.")
     return wq, trace
 
 
@@ -119,6 +133,8 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     until the input is valid."""
     st.subheader("③ $W_V$: what a word gives, apart from what it is matched on")
     frame.note("values")
+    with folded("Why the weights cannot move"):
+        frame.note("values_more")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wv_head = frame.control(matrix_input, f"wv{n}", f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})",
                             np.eye(D_MODEL)[:, cols], rows=D_MODEL, cols=d_k, height=230,
@@ -131,15 +147,14 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     d_out = np.abs(valued.head_outputs - trace.head_outputs).max(axis=(1, 2))
     d_w = float(np.abs(valued.weights - trace.weights).max())
     if np.array_equal(wv, np.eye(D_MODEL)):
-        st.caption("$W_V$ is the identity: each head hands on its own columns of the features. Edit head 1's "
-                   "columns above to change what it gives.")
+        st.caption("$W_V$ is the identity: each head hands on its own columns of the features.")
     else:
         st.markdown(f"Your $W_V$ against the identity: the **weights** of every head moved by **{d_w:.4f}** (W_V "
                     f"is not in softmax(Qₕ Kₕᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
                     + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
     col_names = [f"c{j + 1}" for j in range(D_MODEL)]
     chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
-          f"Row = word; each block = one head's output, dₖ = {d_k} numbers, a blend of its V rows by its weights.",
+          f"Each block is one head's output ({counted(d_k, 'number')}): its V rows blended by its weights.",
           lambda: table(valued.concat, LABELS, col_names), key=frame.key("fig_concat"))
     return wv
 
@@ -179,16 +194,17 @@ def small_heads(step: int) -> None:
     if step >= Step.CONCAT:
         st.subheader("④ Concatenate, then $W_O$ mixes")      # outside the switch's fragment: it never changes
         frame.note("mixing")
+        with folded("What W_O is, and why it matters"):
+            frame.note("mixing_more")
         mixing(n, wq, wv)
-
-
-small_heads(step)
 
 
 # The real model: its own fragment (the sentence, layer and words rerun this part only), under its heading.
 def real_section(step: int) -> None:
     st.subheader("⑤ All 12 heads of a real layer")
     frame.note("real")
+    with folded("What the page counts"):
+        frame.note("real_more")
     real_layer(step)
 
 
@@ -237,9 +253,8 @@ def layer_panels(attentions: np.ndarray, tokens: list[str], word: str, target: s
                  span: tuple[int, int]) -> None:
     layer = frame.control(st.slider, "layer", "Layer", 1, 6, 4)
     chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: 12 heads, one sentence", q, span),
-          f"Each panel is one head's T × T weights (row = the token looking; outlined: the row of "
-          f"“{literal(word, 30)}” and, dotted, the column of “{literal(target, 30)}”); each on its own colour "
-          "scale, topped at its largest weight.",
+          f"Each panel: one head's weights, rows looking at columns, on its own colour scale; outlined, the row of "
+          f"“{literal(word, 30)}”; dotted, the column of “{literal(target, 30)}”.",
           lambda: pd.DataFrame(attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],
                                columns=[f"{j}: {t}" for j, t in enumerate(tokens)]), key=frame.key("fig_real"))
 
@@ -250,17 +265,19 @@ def measured(r, roles: core.HeadRoles, q: int, word: str, target: str, hits: lis
     st.markdown(f"**Heads whose top target for “{literal(word, 30)}” is “{literal(target, 30)}”** "
                 f"({len(hits)} of 72): " + (", ".join(f"L{L + 1} H{H + 1} ({best[L, H, roles.top[L, H, q]]:.0%})"
                                                     for L, H in hits) or "none") + ".")
-    st.markdown(f"**Over every token of this sentence** (a head counts when at least {ROLE_SHARE:.0%} of its rows "
-                f"share the favourite): previous token, {heads_list(roles.at_least(roles.previous, ROLE_SHARE))}; "
-                f"[SEP], {heads_list(roles.at_least(roles.to_sep, ROLE_SHARE))}; "
-                f"[CLS], {len(roles.at_least(roles.to_cls, ROLE_SHARE))} of 72 heads.")
-    # One row per head, one column per layer: six columns fit a laptop's column, twelve scrolled sideways.
-    top_table = pd.DataFrame([[f"{r.tokens[roles.top[L, H, q]]} {best[L, H, roles.top[L, H, q]]:.0%}"
-                               for L in range(6)] for H in range(12)],
-                             index=[f"head {H + 1}" for H in range(12)], columns=[f"layer {L + 1}" for L in range(6)])
-    st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight: a row per head, a column per "
-               "layer.")
-    numbers(top_table)
+    with st.expander("Every head's favourite, layer by layer"):
+        st.markdown(f"**Over every token of this sentence** (a head counts when at least {ROLE_SHARE:.0%} of its rows "
+                    f"share the favourite): previous token, {heads_list(roles.at_least(roles.previous, ROLE_SHARE))}; "
+                    f"[SEP], {heads_list(roles.at_least(roles.to_sep, ROLE_SHARE))}; "
+                    f"[CLS], {len(roles.at_least(roles.to_cls, ROLE_SHARE))} of 72 heads.")
+        # One row per head, one column per layer: six columns fit a laptop's column, twelve scrolled sideways.
+        top_table = pd.DataFrame([[f"{r.tokens[roles.top[L, H, q]]} {best[L, H, roles.top[L, H, q]]:.0%}"
+                                   for L in range(6)] for H in range(12)],
+                                 index=[f"head {H + 1}" for H in range(12)],
+                                 columns=[f"layer {L + 1}" for L in range(6)])
+        st.caption(f"Each head's top target for “{literal(word, 30)}”, with its weight: a row per head, a column per "
+                   "layer.")
+        numbers(top_table)
 
 
 def cost(T: int) -> None:
@@ -276,13 +293,16 @@ def cost(T: int) -> None:
                 help=f"One head of width 384: {one.multiply_adds:,}.")
     chart(built(cost_figure, stages, [one.projections, one.scores, one.blend, one.mixing],
                 [many.projections, many.scores, many.blend, many.mixing], 12),
-          f"Every stage costs the same. The only extra: 12 softmaxes of {T}² scores ({many.exps:,} exponentials) "
-          f"instead of one ({one.exps:,}).", None, key=frame.key("fig_cost"))
+          f"The only extra: 12 softmaxes of {T}² scores ({many.exps:,} exponentials) instead of one ({one.exps:,}).",
+          None, key=frame.key("fig_cost"))
 
 
+frame.header()
+step = frame.steps(Step.labels())
+embeddings()
+small_heads(step)
 if step >= Step.REAL_HEADS:
     real_section(step)
-
 frame.trap()
 frame.check("w_v")
 frame.footer()

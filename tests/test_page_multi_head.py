@@ -203,3 +203,12 @@ def test_a_link_restores_heads_mix_and_layer():
     assert at.radio(key="mh_heads").value == "4" and at.toggle(key="mh_mix").value is True
     assert at.slider(key="mh_layer").value == 2
     assert len(heatmaps(at, "mh_fig_heads")) == 4
+
+
+def test_one_head_takes_the_singular():
+    """Issue 47 item 11: "8 split 1 way", "1 block of 8", never "1 ways" or "1 blocks"."""
+    at = open_page("multi_head")
+    at.radio(key="mh_heads").set_value("1").run()
+    shown = texts(at)
+    assert "split 1 way:" in shown and "1 block of 8" in shown
+    assert "1 ways" not in shown and "1 blocks" not in shown
