@@ -70,8 +70,7 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     row.metric(f"{name}: running max m", m,
                f"{step.m_new[q] - step.m_old[q]:+.3g}" if rescaled else None, delta_color="off")
     row.metric("rescale factor", factor if step_no > 1 else "—",
-               help=r"$e^{m_{\text{old}} - m_{\text{new}}}$: what the sum and output kept so far are "
-                    "multiplied by.")
+               help="e to the power (old max − new max): what the sum and output kept so far are multiplied by.")
     row.metric(f"{name}: running sum ℓ", ell)
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
@@ -162,7 +161,7 @@ def traffic(shown: int) -> None:
     a, b, c = st.columns(3)
     n = frame.control(a.select_slider, "n", "Sequence length N", LENGTHS, 8192)
     d = frame.control(b.select_slider, "d", "Head size d", (32, 64, 128), 64)
-    bc = frame.control(c.select_slider, "bc", "Key block size $B_c$", BLOCKS, 256)
+    bc = frame.control(c.select_slider, "bc", "Key block size (keys per block)", BLOCKS, 256)
     t = flash_attention.flash_traffic(n, d, bc)
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric("plain: bytes moved", mb(t.standard.bytes))

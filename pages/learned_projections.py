@@ -65,18 +65,18 @@ def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int
     if mode == MODES[1]:
         a, b = st.columns(2)
         seed = frame.control(a.slider, "seed", "Seed", 0, 99, 0)
-        d_k = frame.control(b.slider, "dk", "dₖ (rows of $W_Q$ and $W_K$)", 1, D_MODEL, 2,
-                            help=f"$d_{{\\text{{model}}}}$ is {D_MODEL}; a smaller dₖ squeezes every comparison "
+        d_k = frame.control(b.slider, "dk", "dₖ (rows of the query and key weights)", 1, D_MODEL, 2,
+                            help=f"Each word has {D_MODEL} numbers; a smaller dₖ squeezes every comparison "
                                  "through fewer numbers.")
         return *core.random_projections(d_k, D_MODEL, np.random.default_rng(seed)), seed
     preset = DATA["preset"]
     a, b = st.columns(2)
     with a:
-        W_Q = frame.control(matrix_input, "wq", "$W_Q$ (dₖ rows × 4)", np.array(preset["W_Q"]), cols=D_MODEL,
+        W_Q = frame.control(matrix_input, "wq", "Query weights (dₖ rows × 4)", np.array(preset["W_Q"]), cols=D_MODEL,
                             help="Each row turns a word's 4 numbers into one number of its query.")
     with b:
-        W_K = frame.control(matrix_input, "wk", "$W_K$ (dₖ rows × 4)", np.array(preset["W_K"]), cols=D_MODEL,
-                            help="Same shape as $W_Q$: each row makes one number of a key.")
+        W_K = frame.control(matrix_input, "wk", "Key weights (dₖ rows × 4)", np.array(preset["W_K"]), cols=D_MODEL,
+                            help="Same shape as the query weights: each row makes one number of a key.")
     return W_Q, W_K, 0
 
 
@@ -126,8 +126,8 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
     d_k_now = learned.Q.shape[1]
     c = st.columns(3)
     c[0].metric("dₖ", d_k_now)
-    c[1].metric(r"$d_{\text{model}}$", D_MODEL)
-    c[2].metric(r"rank of $M = W_Q^\top W_K$", learned.rank)
+    c[1].metric("numbers per word", D_MODEL)
+    c[2].metric("rank of M", learned.rank, help="M is the matrix the scores compare words through.")
     left, right = st.columns(2)
     with left:
         sv = core.singular_values(learned.M)

@@ -99,7 +99,8 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     with folded("What each head looks for here"):
         frame.note("subspace_more")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wq_head = frame.control(matrix_input, f"wq{n}", f"Head 1's columns of $W_Q$ ({D_MODEL} rows × {d_k})", W_Q[:, cols],
+    wq_head = frame.control(matrix_input, f"wq{n}", f"Head 1's columns of the query weights ({D_MODEL} rows × {d_k})",
+                            W_Q[:, cols],
                             rows=D_MODEL, cols=d_k, height=230,
                             help="Row m says how feature m feeds each number of head 1's query.")
     if wq_head is None:
@@ -136,7 +137,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     with folded("Why the weights cannot move"):
         frame.note("values_more")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
-    wv_head = frame.control(matrix_input, f"wv{n}", f"Head 1's columns of $W_V$ ({D_MODEL} rows × {d_k})",
+    wv_head = frame.control(matrix_input, f"wv{n}", f"Head 1's columns of the value weights ({D_MODEL} rows × {d_k})",
                             np.eye(D_MODEL)[:, cols], rows=D_MODEL, cols=d_k, height=230,
                             help="What head 1 hands on from each word. The default copies its own features.")
     if wv_head is None:
@@ -164,8 +165,9 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
 @frame.fragment
 def mixing(n: int, wq: np.ndarray, wv: np.ndarray) -> None:
     """Section ④ below its heading: the heads' outputs side by side, passed through W_O or mixed by it."""
-    mix = frame.control(st.toggle, "mix", "Let $W_O$ mix the heads", False,
-                        help=f"Off: $W_O = I$ passes the concatenation through. On: each output number takes "
+    mix = frame.control(st.toggle, "mix", "Let the output weights mix the heads", False,
+                        help=f"Off: the output weights are the identity and pass the concatenation through. On: each "
+                             f"output number takes "
                              f"{MIX:g} of the matching number in the other half.")
     mixed = core.multi_head_attention(X, wq, W_K, wv, W_O_MIXING if mix else np.eye(D_MODEL), n)
     chart(built(blocks_figure, mixed.output, LABELS, [f"o{j + 1}" for j in range(D_MODEL)], n,
@@ -184,7 +186,7 @@ def small_heads(step: int) -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     n = int(frame.control(st.radio, "heads", "Number of heads", ["1", "2", "4"], index=1, horizontal=True,
-                          help=f"{D_MODEL_TEX} = {D_MODEL} must split evenly, so 1, 2 or 4 heads."))
+                          help=f"The model's width, {D_MODEL} numbers, must split evenly, so 1, 2 or 4 heads."))
     base = split(n)
     if step < Step.SUBSPACE or (edited := subspace(n, base)) is None:
         return

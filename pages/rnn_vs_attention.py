@@ -179,8 +179,8 @@ def lstm_verdict(lstm_log10: float, rnn_log10: float) -> str:
 @frame.fragment
 def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
     """The LSTM beside the RNN on the same sequence: the forget-gate bias against the fade."""
-    bias = frame.control(st.slider, "fbias", "LSTM forget-gate bias $b_f$", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS,
-                         0.5, help="The forget gate is $f = \\sigma(b_f + \\dots)$: a larger bias holds it nearer 1, "
+    bias = frame.control(st.slider, "fbias", "LSTM forget-gate bias", -2.0, 6.0, rnn_vs_attention.FORGET_BIAS,
+                         0.5, help="The forget gate is f = σ(bias + …): a larger bias holds it nearer 1, "
                                    "so the cell keeps more.")
     lstm = rnn_vs_attention.lstm_race(length, bias, seed)
     keep = float(1 / (1 + np.exp(-bias)))
