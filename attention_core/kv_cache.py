@@ -227,7 +227,8 @@ def kv_cache_bytes(*, n_layers: int, n_kv_heads: int, d_head: int, n_tokens: int
 @dataclass(frozen=True)
 class ModelShape:
     """A decoder's published shape: layers, query heads, key–value heads (fewer under grouped-query
-    attention), head size, and parameter count."""
+    attention), head size, parameter count, and its context window (the most tokens it was trained to read;
+    0 for a shape no model was published with)."""
 
     name: str
     n_layers: int
@@ -236,19 +237,26 @@ class ModelShape:
     d_head: int
     n_params: int
     source: str
+    context: int = 0
 
 
 GPT2_SMALL = ModelShape("GPT-2 small", n_layers=12, n_heads=12, n_kv_heads=12, d_head=64, n_params=124_439_808,
                         source="Radford et al. (2019); 124,439,808 parameters with the output layer tied to the "
-                               "token embeddings")
-LLAMA2_7B = ModelShape("7B, one key–value head per query head (Llama-2-7B)", n_layers=32, n_heads=32, n_kv_heads=32,
-                       d_head=128, n_params=6_738_415_616, source="Touvron et al. (2023), Llama 2")
-# The same 7B shape with grouped-query attention, 8 key–value heads: W_K and W_V shrink from 4096 × 4096 to
-# 4096 × 1024 in each of the 32 layers, so the model has 2 × 32 × 4096 × 3072 fewer parameters.
-LLAMA2_7B_GQA = ModelShape("7B with grouped-query attention (8 key–value heads)", n_layers=32, n_heads=32,
-                           n_kv_heads=8, d_head=128, n_params=6_738_415_616 - 2 * 32 * 4096 * 3072,
+                               "token embeddings", context=1024)
+LLAMA2_7B = ModelShape("Llama-2-7B, one key–value head per query head", n_layers=32, n_heads=32, n_kv_heads=32,
+                       d_head=128, n_params=6_738_415_616, source="Touvron et al. (2023), Llama 2", context=4096)
+# A hypothetical shape, not a published model: the Llama-2-7B shape with grouped-query attention, 8 key–value
+# heads (W_K and W_V shrink from 4096 × 4096 to 4096 × 1024 in each of the 32 layers). Kept for the core's
+# tests; the page shows LLAMA3_8B, a published model with that attention.
+LLAMA2_7B_GQA = ModelShape("7B with grouped-query attention (8 key–value heads), hypothetical", n_layers=32,
+                           n_heads=32, n_kv_heads=8, d_head=128, n_params=6_738_415_616 - 2 * 32 * 4096 * 3072,
                            source="Ainslie et al. (2023), GQA, applied to the Llama-2-7B shape")
-MODEL_SHAPES = (GPT2_SMALL, LLAMA2_7B, LLAMA2_7B_GQA)
+# Meta-Llama-3-8B's published configuration: 32 layers, 32 query heads sharing 8 key–value heads of 128 numbers,
+# d_model 4,096, feed-forward 14,336, a 128,256-token vocabulary with an untied output layer, 8,192 tokens.
+LLAMA3_8B = ModelShape("Llama-3-8B, grouped-query attention (8 key–value heads)", n_layers=32, n_heads=32,
+                       n_kv_heads=8, d_head=128, n_params=8_030_261_248,
+                       source="Meta (2024), Llama 3 (config of Meta-Llama-3-8B)", context=8192)
+MODEL_SHAPES = (GPT2_SMALL, LLAMA2_7B, LLAMA3_8B)
 
 
 def cache_bytes_per_token(shape: ModelShape, batch: int = 1, bytes_per_value: int = 2) -> int:

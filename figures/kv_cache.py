@@ -64,9 +64,9 @@ def _short(n: int) -> str:
     return f"{n // 1024}K" if n >= 1024 else str(n)
 
 
-def cost_figure(lengths: np.ndarray, curve: np.ndarray, weights: float, current: int) -> go.Figure:
+def cost_figure(lengths: np.ndarray, curve: np.ndarray, weights: float, current: int, window: int = 0) -> go.Figure:
     """The cache's bytes against context length (log–log), the weights' bytes as a flat line, the current
-    length marked."""
+    length marked, and the model's context ``window`` shaded beyond (what it was never trained to read)."""
     traces = [
         {"type": "scatter", "x": lengths, "y": curve, "mode": "lines+markers", "name": "KV cache",
          "line": {"color": palette.KEY, "width": 3}, "hovertemplate": "%{x:,} tokens: %{y:.3s}B<extra></extra>"},
@@ -75,8 +75,16 @@ def cost_figure(lengths: np.ndarray, curve: np.ndarray, weights: float, current:
          "hovertemplate": "weights: %{y:.3s}B<extra></extra>"},
     ]
     ticks = [int(n) for n in lengths if int(np.log2(n)) % 2 == 1]
+    beyond = []
+    if 0 < window < lengths[-1]:
+        beyond = [{"type": "rect", "xref": "x", "yref": "paper", "x0": window, "x1": float(lengths[-1]), "y0": 0,
+                   "y1": 1, "fillcolor": palette.NEUTRAL, "opacity": 0.12, "line": {"width": 0}, "layer": "below",
+                   "name": "beyond the context window"}]
     return figure(traces, "The cache against context length", "tokens of context (1K = 1,024)", "bytes", height=340,
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [_short(n) for n in ticks]},
                   yaxis=log_axis(curve, [weights]),
-                  shapes=[vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],
+                  shapes=[*beyond, vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],
+                  **({"annotations": [{"x": np.log10(window), "y": 1, "xref": "x", "yref": "paper",
+                                       "showarrow": False, "text": "beyond the window", "xanchor": "left",
+                                       "yanchor": "top", "xshift": 4}]} if beyond else {}),
                   override={"margin": {"b": 144}})

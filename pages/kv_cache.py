@@ -32,8 +32,6 @@ class Step(Steps):
 
 
 frame = lesson("kv_cache")
-frame.header()
-shown = frame.steps(Step.labels())
 
 
 def size(n_bytes: float) -> str:
@@ -131,7 +129,10 @@ def cost(shown: int) -> None:
 def cost_settings(shown: int) -> None:
     shape = MODELS[frame.control(st.radio, "model", "Model", list(MODELS))]
     a, b, c = st.columns(3)
-    n = frame.control(a.select_slider, "tokens", "Tokens of context", LENGTHS, 4096)
+    n = frame.control(a.select_slider, "tokens", "Tokens of context", LENGTHS, kv_cache.CONTEXT,
+                      help="The most tokens each model reads (its context window): "
+                           + ", ".join(f"{short(m)} {m.context:,}" for m in MODELS.values())
+                           + ". Beyond it, the bytes are what a cache that long would take.")
     batch = frame.control(b.slider, "batch", "Sequences in the batch", 1, 64, 1)
     bytes_per = PRECISIONS[frame.control(c.radio, "bytes", "Cache precision", list(PRECISIONS), index=1,
                                          horizontal=True)]
@@ -145,12 +146,13 @@ def cost_settings(shown: int) -> None:
                 f"{n:,} tokens × {batch} sequence{'s' if batch > 1 else ''} × {bytes_per} byte"
                 f"{'s' if bytes_per > 1 else ''} = **{k.cache:,} bytes** ({size(k.cache)}), {size(k.per_token)} "
                 "for each further token of context.")
+    window(shape, n)
     st.markdown(outgrows(k, n))
     if shape.n_kv_heads < shape.n_heads:
-        st.markdown(f"Grouped-query attention: {shape.n_heads} query heads share {shape.n_kv_heads} key–value "
-                    f"heads, so the cache is {shape.n_heads // shape.n_kv_heads}× smaller than with one key–value "
-                    "head per query head, and the queries are as many as before.")
-    chart(built(cost_figure, np.array(LENGTHS), k.curve, float(k.weights), n),
+        st.markdown(f"Grouped-query attention: {short(shape)}'s {shape.n_heads} query heads share "
+                    f"{shape.n_kv_heads} key–value heads (its published configuration), so its cache is "
+                    f"{shape.n_heads // shape.n_kv_heads}× smaller than with one key–value head per query head.")
+    chart(built(cost_figure, np.array(LENGTHS), k.curve, float(k.weights), n, shape.context),
           f"{shape.name}: the cache grows in proportion to the context (a straight line on these log–log "
           f"axes); the dashed line is the weights. Batch {batch}, cache at {bytes_per} byte"
           f"{'s' if bytes_per > 1 else ''} a number.",
@@ -158,6 +160,21 @@ def cost_settings(shown: int) -> None:
                                ).set_index("tokens"), key=frame.key("fig_cost"))
     if shown >= Step.MEMORY:
         memory_bound(k, n, batch)
+
+
+def short(shape: core.ModelShape) -> str:
+    """The model's own name, without the description after its comma: "Llama-3-8B"."""
+    return shape.name.split(",")[0]
+
+
+def window(shape: core.ModelShape, n: int) -> None:
+    """Whether this context is one the model can read: past its window the numbers are hypothetical."""
+    if n > shape.context:
+        st.info(f"{short(shape)} reads at most {shape.context:,} tokens (its context window): "
+                f"{n:,} is beyond it, so these bytes are hypothetical, what a cache that long would take.",
+                icon=":material/info:")
+    else:
+        st.caption(f"Within {short(shape)}'s context window of {shape.context:,} tokens.")
 
 
 def outgrows(k: kv_cache.CacheCost, n: int) -> str:
@@ -189,9 +206,10 @@ def memory_bound(k: kv_cache.CacheCost, n: int, batch: int) -> None:
                  label="More on memory-bound attention: Attention, block by block")
 
 
+frame.header()
+shown = frame.steps(Step.labels())
 decoder(shown)
 cost(shown)
-
 frame.trap()
 frame.check("saves")
 frame.footer()

@@ -137,3 +137,17 @@ def test_the_cache_outgrows_the_weights_exactly_there(shape, batch, size):
 def test_decode_flops_count_two_per_weight_and_the_attention():
     flops = decode_token_flops(GPT2_SMALL, 1000, batch=2)
     assert flops == 2 * (2 * GPT2_SMALL.n_params + 2 * 12 * 12 * (64 * 1000 * 2))
+
+
+def test_llama3_8b_is_its_published_configuration():
+    """The page's grouped-query model is Meta-Llama-3-8B as published: 32 layers, 32 query heads sharing 8
+    key–value heads of 128, d_model 4,096, feed-forward 14,336, an untied 128,256-token vocabulary, 8,192 tokens."""
+    from attention_core.kv_cache import LLAMA3_8B, MODEL_SHAPES
+
+    vocab, d, d_ff, kv_width = 128_256, 4096, 14_336, 8 * 128
+    layer = 2 * d * d + 2 * d * kv_width + 3 * d * d_ff + 2 * d       # W_Q, W_O; W_K, W_V; SwiGLU; two RMSNorms
+    assert LLAMA3_8B.n_params == 2 * vocab * d + 32 * layer + d
+    assert (LLAMA3_8B.n_layers, LLAMA3_8B.n_heads, LLAMA3_8B.n_kv_heads, LLAMA3_8B.d_head) == (32, 32, 8, 128)
+    assert LLAMA3_8B.context == 8192 and LLAMA3_8B in MODEL_SHAPES
+    assert (GPT2_SMALL.context, LLAMA2_7B.context) == (1024, 4096)
+    assert LLAMA2_7B_GQA not in MODEL_SHAPES and "hypothetical" in LLAMA2_7B_GQA.name

@@ -149,3 +149,30 @@ def test_the_memory_section_links_to_the_flashattention_lesson():
     at = open_page(PAGE)
     links = {p.proto.label: p.proto.page for p in at.get("page_link")}
     assert links["More on memory-bound attention: Attention, block by block"] == "flash_attention", links
+
+
+def test_the_default_context_is_within_the_models_window_and_beyond_it_is_called_hypothetical():
+    """Issue 47 item 9: GPT-2 small reads 1,024 tokens; a longer context is said to be hypothetical, and the
+    chart shades what lies beyond the window."""
+    at = open_page(PAGE)
+    shape = MODEL_SHAPES[0]
+    assert at.select_slider(key="kv_tokens").value <= shape.context
+    assert "hypothetical" not in texts(at) and f"context window of {shape.context:,} tokens" in texts(at)
+    for i, shape in enumerate(MODEL_SHAPES):
+        at.radio(key="kv_model").set_value(at.radio(key="kv_model").options[i]).run()
+        at.select_slider(key="kv_tokens").set_value(131_072).run()
+        notice = " ".join(m.value for m in at.info)
+        assert f"at most {shape.context:,} tokens" in notice and "hypothetical" in notice
+        shaded = [s for s in figure(at, "kv_fig_cost")["layout"]["shapes"] if s["type"] == "rect"]
+        assert len(shaded) == 1 and shaded[0]["x0"] == shape.context
+
+
+def test_every_model_shown_is_a_published_one_with_its_window():
+    """No hypothetical model on the page: each shape names a real model and its context window."""
+    at = open_page(PAGE)
+    assert len(at.radio(key="kv_model").options) == len(MODEL_SHAPES)
+    for shape in MODEL_SHAPES:
+        assert shape.context > 0 and "hypothetical" not in shape.name
+    grouped = [s for s in MODEL_SHAPES if s.n_kv_heads < s.n_heads]
+    at.radio(key="kv_model").set_value(grouped[0].name).run()
+    assert "(its published configuration)" in texts(at)

@@ -13,6 +13,7 @@ import attention_core as core
 WORDS = ("the", "cat", "sat", "on", "the", "mat", "because", "it", "was", "warm", "and", "soft")
 N_LAYERS, N_HEADS, D_HEAD = 2, 2, 4
 LENGTHS = (128, 256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072)
+CONTEXT = 1024                            # the page's default: within every model's window (GPT-2 small's is 1,024)
 WEIGHT_BYTES = 2                          # the weights are kept in 16-bit numbers throughout
 GPU = core.A100_SXM_40GB
 
