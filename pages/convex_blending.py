@@ -8,7 +8,7 @@ import attention_core as core
 from figures.convex_blending import hull_figure, simplex_figure, weight_bars
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import literal, matrix_input
+from ui.inputs import literal, matrix_input, text_box
 from ui.steps import Steps
 
 SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])     # river, bank, muddy
@@ -38,7 +38,7 @@ with st.expander("Edit the tokens (up to 6, each a point x, y)"):
         X = frame.control(matrix_input, "X", "Token vectors", SEED_X, cols=2, height=160,
                           help="One token per line: two numbers, x and y.")
     with c2:
-        label_text = frame.control(st.text_input, "labels", "Token names, separated by commas", SEED_LABELS,
+        label_text = frame.control(text_box, "labels", "Token names, separated by commas", SEED_LABELS,
                                    max_chars=200)
 if X is not None and X.shape[0] > MAX_TOKENS:
     st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",

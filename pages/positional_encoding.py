@@ -16,7 +16,7 @@ from figures.positional_encoding import (
 from figures.real_model_lab import attention_heatmap
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import message
+from ui.inputs import message, text_box
 from ui.lessons import positional_encoding as pe
 from ui.numbers import written
 from ui.steps import Steps
@@ -103,7 +103,7 @@ def shuffle_section() -> None:
 @frame.fragment
 def shuffled() -> None:
     a, b = st.columns([3, 1])
-    text = frame.control(a.text_input, "text", "Type a sentence", pe.TEXT, max_chars=pe.MAX_CHARS)
+    text = frame.control(text_box, "text", "Type a sentence", pe.TEXT, max_chars=pe.MAX_CHARS, where=a)
     shuffle = frame.control(b.slider, "shuffle", "Shuffle", 0, pe.MAX_SHUFFLE, pe.SHUFFLE,
                             help="0 keeps the order you typed; every other value is another random order.")
     try:

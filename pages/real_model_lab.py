@@ -8,7 +8,7 @@ import attention_core as core
 from figures.real_model_lab import attention_bars, attention_heatmap, cosine_layers_figure, neighbours_figure
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import literal, message
+from ui.inputs import literal, message, text_box
 from ui.lessons import real_model_lab
 from ui.models import encode, glove_nearest, minilm
 from ui.steps import Steps
@@ -45,7 +45,7 @@ frame.header()
 shown = frame.steps(Step.labels())
 
 st.subheader("① Your sentence")
-text = frame.control(st.text_input, "text", "Type a sentence", PRESETS[0], max_chars=10_000)
+text = frame.control(text_box, "text", "Type a sentence", PRESETS[0], max_chars=10_000)
 # One widget for the examples, not a button each: every widget costs the server a little on every run.
 frame.control(st.pills, "preset", "Or start from an example", PRESETS, on_change=use_preset)
 
@@ -178,9 +178,9 @@ def layer_by_layer(shown: int) -> None:
     st.subheader("④ One word, layer by layer")
     frame.note("polysemy")
     a, b = st.columns([1, 3])
-    word = frame.control(a.text_input, "word", "Word", EXPERIMENT["word"], max_chars=60)
-    raw = frame.control(b.text_area, "sentences", "Sentences that use it, one per line",
-                        "\n".join(EXPERIMENT["sentences"]), max_chars=3000)
+    word = frame.control(text_box, "word", "Word", EXPERIMENT["word"], max_chars=60, where=a)
+    raw = frame.control(text_box, "sentences", "Sentences that use it, one per line",
+                        "\n".join(EXPERIMENT["sentences"]), max_chars=3000, area=True, where=b)
     sentences = tuple(s.strip() for s in (raw or "").splitlines() if s.strip())[:MAX_SENTENCES]
     try:
         ex = real_model_lab.layer_experiment(word or "", sentences)

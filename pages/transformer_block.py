@@ -8,7 +8,7 @@ import attention_core as core
 from figures.transformer_block import by_layer_figure, stage_norms_figure, stage_vectors_figure
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import message
+from ui.inputs import message, text_box
 from ui.lessons import transformer_block as tb
 from ui.steps import Steps
 
@@ -38,7 +38,7 @@ shown = frame.steps(Step.labels())
 
 
 st.subheader("① Your sentence and the block's parts")
-text = frame.control(st.text_input, "text", "Type a sentence", tb.SENTENCE, max_chars=tb.MAX_CHARS)
+text = frame.control(text_box, "text", "Type a sentence", tb.SENTENCE, max_chars=tb.MAX_CHARS)
 frame.note("parts")
 a, b, c = st.columns(3)
 parts = core.BlockParts(frame.control(a.toggle, "residual", "Residual connections", False),

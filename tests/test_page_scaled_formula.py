@@ -200,3 +200,42 @@ def test_each_term_of_the_formula_says_what_it_does_its_shape_and_its_stage(open
     at.segmented_control(key="sf_term").set_value("÷ √dₖ").run()
     assert "Switched off" in next(i.value for i in at.info if i.value.startswith("**÷ √dₖ.**"))
 
+
+
+# ── The hand exercise (issue 47, item 13) ─────────────────────────────────────────────────────────────────────
+EXERCISE = "scaled_formula__exercise__top_weight"
+
+
+def test_the_exercise_takes_only_the_answer_rounded_to_the_four_decimals_shown(open_page):
+    at = open_page("scaled_formula")
+    answer = float(core.scaled_dot_product_attention(**SEED).weights[0, 0])
+    rounded = round(answer, 4)
+    off_by_one = rounded - 0.0001 if abs(rounded - 0.0001 - answer) < 0.0005 else rounded + 0.0001
+    assert abs(off_by_one - answer) < 0.0005        # within the old tolerance, yet not the 4-decimal answer
+    at.number_input(key=EXERCISE).set_value(off_by_one).run()
+    assert at.error and not at.success
+    at.number_input(key=EXERCISE).set_value(rounded).run()
+    assert at.success and not at.error
+
+
+def test_a_committed_answer_survives_a_change_of_q_and_an_empty_box(open_page):
+    at = open_page("scaled_formula")
+    answer = float(core.scaled_dot_product_attention(**SEED).weights[0, 0])
+    at.number_input(key=EXERCISE).set_value(round(answer, 4)).run()
+    assert at.success
+    at.text_area(key="sf_q").set_value("0, 1, 0, 1").run()              # new scores: a new exercise, not this one
+    new = float(core.scaled_dot_product_attention(Q=[[0, 1, 0, 1]], K=SEED["K"], V=SEED["V"]).weights[0, 0])
+    assert round(new, 4) != round(answer, 4)
+    at.number_input(key=EXERCISE).set_value(None).run()
+    assert not at.exception
+    assert any(s.value.startswith("Correct") for s in at.success), "the committed answer was dropped"
+    assert any("box is empty" in c.value for c in at.caption)
+
+
+def test_a_huge_number_is_refused_briefly_and_never_echoed(open_page):
+    at = open_page("scaled_formula")
+    at.number_input(key=EXERCISE).set_value(1e300).run()
+    assert not at.exception
+    said = [e.value for e in at.error]
+    assert said and all(len(s) < 200 and "0000000000" not in s for s in said)
+    assert not at.success

@@ -226,3 +226,21 @@ def test_from_a_link_the_option_marked_right_and_every_number_follow_the_model(m
     right = (0 if a >= 0.95 else 1) if a > f + 0.05 else 2 if a >= f - 0.05 else 3
     _, marked = marked_right(at, SLUG, "collapse")
     assert marked == [at.radio(key=f"{SLUG}__predict__collapse").options[right]]
+
+
+def test_an_over_long_paste_is_cut_to_the_box_limit_and_said():
+    """Issue 47, item 15: 639 characters pasted into the 500-character box are cut to 500, with a message,
+    instead of the browser keeping the old text and saying nothing."""
+    from ui.lessons.transformer_block import MAX_CHARS
+
+    at = open_page(SLUG)
+    box = at.text_input(key="tb_text")
+    assert box.proto.max_chars > MAX_CHARS          # the browser passes a long paste on, to be cut and said here
+    pasted = ("the bank by the river " * 40)[: MAX_CHARS + 139]
+    box.set_value(pasted).run()
+    assert not at.exception
+    said = [w.value for w in at.warning if f"{len(pasted):,} characters" in w.value]
+    assert said and f"{MAX_CHARS:,}" in said[0]
+    assert at.text_input(key="tb_text").value == pasted[:MAX_CHARS]
+    at.text_input(key="tb_text").set_value("the bank by the river").run()
+    assert not [w for w in at.warning if "characters" in w.value]

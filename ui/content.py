@@ -91,7 +91,7 @@ class Exercise:
 
     id: str
     prompt: str
-    tolerance: float
+    decimals: int                       # right when the answer typed rounds to the exact one at these decimals
     right: str
     wrong: str
 
@@ -112,6 +112,9 @@ class Lesson:
     predictions: dict[str, Check] = field(default_factory=dict)
     exercises: dict[str, Exercise] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    # The presenter console's notes, one per presenter step, keyed by the step's name in the page's Step enum
+    # (``ONE_VECTOR``): what to say, what to ask, the misconception to listen for. Never shown to students.
+    speaker_notes: dict[str, str] = field(default_factory=dict)
 
     def check(self, check_id: str) -> Check:
         return next(c for c in self.checks if c.id == check_id)
@@ -161,9 +164,10 @@ def load_lesson(slug: str) -> Lesson:
             more=raw.get("more", ""),
             checks=tuple(_check(c, slug) for c in raw.get("checks", [])),
             predictions={p["id"]: _check(p, slug) for p in raw.get("predictions", [])},
-            exercises={e["id"]: Exercise(id=e["id"], prompt=e["prompt"], tolerance=float(e["tolerance"]),
+            exercises={e["id"]: Exercise(id=e["id"], prompt=e["prompt"], decimals=int(e["decimals"]),
                                          right=e["right"], wrong=e["wrong"]) for e in raw.get("exercises", [])},
             notes=dict(raw.get("notes", {})),
+            speaker_notes=dict(raw.get("speaker_notes", {})),
         )
     except KeyError as missing:
         raise KeyError(f"{path.name} is missing the field {missing}") from None

@@ -20,8 +20,10 @@ import streamlit as st
 from ui import answers, classroom, content, controls, entry, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
 from ui.links import control_label, link_matches_state, view_link
+from ui.numbers import fixed
 
 LINK_NOTICE = controls.private_key("link_notice")   # (slug, names, controls then): a tampered link's notice
+EXERCISE_LIMIT = 1e6                    # a hand-worked answer larger than this is refused, never echoed
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
 # A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
 # start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
@@ -254,7 +256,7 @@ class Frame:
             if practice is not None:
                 st.caption(f"Graded: the answer you revealed, “{committed}”. The option you picked since is "
                            "practice, not graded; its feedback:")
-                st.info(practice.feedback, icon=RIGHT_ICON if practice.correct else WRONG_ICON)
+                verdict(practice.correct, practice.feedback)
             if asked.explanation:
                 st.markdown(asked.explanation.strip())
             if asked != p:
@@ -266,10 +268,12 @@ class Frame:
         return True
 
     def exercise(self, exercise_id: str, answer: float, **values: object) -> bool | None:
-        """A number to work out by hand, checked against ``answer`` within the lesson's tolerance.
+        """A number to work out by hand: right when it rounds, at the lesson's ``decimals``, to the exact
+        ``answer`` rounded the same way (0.2741 for 0.274069; 0.2740 is not).
 
         A typed answer stays with the exercise as it was asked (its numbers and its answer): when the controls
-        move, it is still graded on that one, until the learner asks for the exercise at the new settings.
+        move, or the box is emptied, it is still the answer, graded on that exercise, until the learner asks for
+        the exercise at the new settings. A number too large to be an answer is refused, and not kept.
         """
         ex = self.text.exercises[exercise_id]
         now = Exercise(fill(ex.prompt, answer=answer, **values), answer, {"answer": answer, **values})
@@ -278,12 +282,20 @@ class Frame:
             held = _held(key)
             asked: Exercise = held["question"] if held else now
             st.markdown(f"**Work it out by hand.** {asked.prompt}")
-            guess = st.number_input("Your answer", value=None, format="%.4f", step=0.0001, key=key)
+            typed = st.number_input("Your answer", value=None, format=f"%.{ex.decimals}f", step=10.0 ** -ex.decimals,
+                                    key=key)
+            if typed is not None and not abs(typed) <= EXERCISE_LIMIT:
+                st.error(f"That number is too large to be the answer: type it with {ex.decimals} decimals, "
+                         f"like {0.1234:.{ex.decimals}f}.", icon=WRONG_ICON)
+                typed = None
+            elif typed is not None:
+                _hold(key, asked, typed)
+            guess = typed if typed is not None else held["answer"] if held else None
             if guess is None:
-                st.session_state.pop(_held_key(key), None)      # cleared: the next answer is to the exercise now
                 return None
-            _hold(key, asked, guess)
-            correct = abs(guess - asked.answer) <= ex.tolerance
+            if typed is None:
+                st.caption(f"The box is empty; your answer {fixed(guess, ex.decimals)} stays with this exercise.")
+            correct = round(guess, ex.decimals) == round(asked.answer, ex.decimals)
             verdict(correct, fill(ex.right if correct else ex.wrong, guess=guess, **asked.values))
             if asked != now:
                 st.caption("Your answer stays with the numbers above, as they were when you typed it; the controls "

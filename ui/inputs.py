@@ -69,6 +69,36 @@ def matrix_input(label: str, default: np.ndarray, key: str, *, help: str | None 
     return M
 
 
+# What a text box takes from the browser. A box's own limit is enforced here, not by the browser: a browser
+# given max_chars drops a longer paste whole and says nothing, leaving the old text in the box.
+PASTE_CHARS = 10_000
+
+
+def text_box(label: str, value: str = "", *, key: str, max_chars: int, area: bool = False, where=st,
+             help: str | None = None, **kwargs) -> str:
+    """A text input (``area=True``: a text area) holding at most ``max_chars`` characters. A longer paste is cut
+    to its first ``max_chars`` characters, and the box says so beside itself; the box never sends more
+    than that on, so a link mirrors the cut text. ``where`` is the container (a column) it is drawn in."""
+    cut = controls.private_key("cut", key)
+
+    def cut_to_limit() -> None:
+        text = st.session_state.get(key) or ""
+        if len(text) > max_chars:
+            st.session_state[key] = text[:max_chars]
+            st.session_state[cut] = len(text)
+
+    widget = where.text_area if area else where.text_input
+    text = widget(label, value, key=key, max_chars=max(PASTE_CHARS, max_chars), on_change=cut_to_limit,
+                  help=help or f"At most {max_chars:,} characters.", **kwargs)
+    if (length := st.session_state.pop(cut, None)) is not None:
+        where.warning(f"That text had {length:,} characters; this box keeps at most {max_chars:,}, so only the "
+                      f"first {max_chars:,} are used.", icon=":material/content_cut:")
+    elif len(text or "") > max_chars:                     # a link's value, which no callback saw
+        where.warning(f"That text had {len(text):,} characters; this box keeps at most {max_chars:,}, so only the "
+                      f"first {max_chars:,} are used.", icon=":material/content_cut:")
+    return (text or "")[:max_chars]
+
+
 def table(matrix: np.ndarray, row_labels: list[str], col_labels: list[str], digits: int = 6) -> pd.DataFrame:
     """A pandas table of a matrix with labelled rows and columns, rounded for display only."""
     return pd.DataFrame(np.round(np.atleast_2d(matrix), digits), index=row_labels, columns=col_labels)
