@@ -27,6 +27,7 @@ from classroom.store import (
     MAX_FOLLOWERS,
     MAX_POLLS,
     MAX_ROOMS,
+    NEW_STUDENTS,
     REJOIN_GRACE_S,
     RESULTS_TTL_S,
     ROOM_IDLE_S,
@@ -42,9 +43,12 @@ from classroom.store import (
     address_id,
     check_controls,
     check_follower_id,
+    join_token_of,
     normal_code,
+    students_per_address,
+    too_many_students,
 )
-from classroom.throttle import Counts
+from classroom.throttle import MAX_ADDRESSES, Counts
 
 _LOGGER = logging.getLogger(__name__)
 MAX_KEPT_RESULTS = 4 * MAX_ROOMS                   # ended classes' results kept at once (24 hours each)
@@ -72,6 +76,8 @@ class _Room:
     followers: dict[str, float] = field(default_factory=dict)
     locked: bool = False
     known: set[str] = field(default_factory=set)  # hashed addresses that found it
+    code: str = ""
+    addresses: dict[str, str] = field(default_factory=dict)   # follower id -> the hashed address it joined from
 
     def live_followers(self, now: float) -> set[str]:
         return {f for f, seen in self.followers.items() if now - seen <= FOLLOWER_TTL_S}
@@ -99,6 +105,7 @@ class MemoryRoomStore(MemoryQuestions):
         self._rooms: dict[str, _Room] = {}
         self._ended: dict[str, tuple[bytes, float, cr.ClassResults]] = {}   # code -> (key hash, until, results)
         self._counts = Counts()
+        self._students: dict[str, dict[tuple[str, str], float]] = {}   # address -> (room, follower) -> last beat
         self._listeners: list = []
         self.max_rooms, self.max_followers, self.max_polls = max_rooms, max_followers, max_polls
 
@@ -174,7 +181,7 @@ class MemoryRoomStore(MemoryQuestions):
             code = _new_code()
             while code in self._rooms or code in self._ended:
                 code = _new_code()
-            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now, active=now, owner=owner)
+            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now, active=now, owner=owner, code=code)
             if address is not None:
                 self._counts.started(owner, now)
         return code, key
@@ -220,13 +227,18 @@ class MemoryRoomStore(MemoryQuestions):
         with self._lock:
             return self._snapshot(self._live(code, now))
 
-    def find_room(self, code: str, address: str | None, now: float) -> str:
+    def find_room(self, code: str, address: str | None, now: float, *, token: str | None = None) -> str:
         who, normal = address_id(address), normal_code(code)
         with self._lock:
             try:
                 room = self._live(normal or "", now)
             except UnknownRoom:
                 room = None
+            if room is not None and isinstance(token, str) and hmac.compare_digest(
+                    token.encode("utf-8", "replace"), join_token_of(room.key_hash.hex()).encode()):
+                if len(room.known) < KNOWN_ADDRESSES_PER_ROOM:
+                    room.known.add(who)
+                return normal                           # the join link (or its QR code): never limited
             if room is not None and who in room.known:
                 return normal                           # a room this address found before: never limited
             if self._counts.lookup_wait(who, now) > 0:
@@ -241,21 +253,46 @@ class MemoryRoomStore(MemoryQuestions):
                 room.known.add(who)
             return normal
 
-    def heartbeat(self, code: str, follower_id: str, now: float) -> None:
+    def heartbeat(self, code: str, follower_id: str, now: float, *, address: str | None = None) -> None:
         check_follower_id(follower_id)
         with self._lock:
             room = self._live(code, now)
             for gone in [f for f, seen in room.followers.items() if now - seen > REJOIN_GRACE_S]:
                 del room.followers[gone]
+                room.addresses.pop(gone, None)
             if follower_id not in room.followers and room.locked:
                 raise RoomLocked("The presenter has locked this class: no one new can join it now.")
             live = room.live_followers(now)
             if follower_id not in live and len(live) >= self.max_followers:
                 raise RoomFull(f"This class is full ({self.max_followers} students).")
+            who = address_id(address) if address is not None else room.addresses.get(follower_id)
+            if address is not None and follower_id not in room.followers:
+                self._may_join(room.code, follower_id, who, now)
             if follower_id not in room.followers and len(room.followers) >= 2 * self.max_followers:
-                del room.followers[min(room.followers, key=room.followers.__getitem__)]   # the longest gone
+                gone = min(room.followers, key=room.followers.__getitem__)     # the longest gone
+                del room.followers[gone]
+                room.addresses.pop(gone, None)
             room.followers[follower_id] = now
             room.active = max(room.active, now)
+            if who is not None:
+                room.addresses[follower_id] = who
+                self._students.setdefault(who, {})[(room.code, follower_id)] = now
+
+    def _may_join(self, code: str, follower_id: str, who: str, now: float) -> None:
+        """A student new to room ``code`` from address ``who``: paced, and capped per address (with the lock)."""
+        wait = self._counts.new_student_wait(who, now)
+        if wait > 0:
+            raise RateLimited(NEW_STUDENTS, wait)
+        mine = self._students.get(who, {})
+        for gone in [k for k, seen in mine.items() if now - seen > FOLLOWER_TTL_S]:
+            del mine[gone]
+        cap = students_per_address()
+        if (code, follower_id) not in mine and len(mine) >= cap:
+            raise RateLimited(too_many_students(cap), FOLLOWER_TTL_S)
+        self._counts.new_student(who, now)
+        if who not in self._students and len(self._students) >= MAX_ADDRESSES:
+            for stale in [a for a, m in self._students.items() if not m or max(m.values()) < now - FOLLOWER_TTL_S]:
+                del self._students[stale]
 
     def follower_count(self, code: str, now: float) -> int:
         with self._lock:

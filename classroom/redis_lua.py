@@ -15,12 +15,15 @@ from classroom.store import (
     CLASSES_PER_HOUR_PER_ADDRESS,
     EVICT_IDLE_S,
     FOLLOWER_TTL_S,
+    JOIN_TOKEN_CHARS,
     KNOWN_ADDRESSES_PER_ROOM,
     LIVE_CLASSES_PER_ADDRESS,
     LOOKUP_FAILURES_PER_ADDRESS,
     LOOKUP_FAILURES_PER_SERVER,
     LOOKUP_WINDOW_S,
     MAX_ROUNDS,
+    NEW_STUDENTS_PER_ADDRESS,
+    NEW_STUDENTS_WINDOW_S,
     REJOIN_GRACE_S,
     RESULTS_TTL_S,
     ROOM_IDLE_S,
@@ -31,7 +34,7 @@ from classroom.throttle import KEEP_PER_ADDRESS
 REDIS_TTL_S = ROOM_TTL_S + 60           # a minute past the interface's expiry, so `now` decides first
 
 UNKNOWN, NOT_PRESENTER, FULL, TAKEN, EXPIRED, NOT_ASKED, LOCKED, IDLE = -1, -2, -3, -4, -5, -6, -7, -8
-TOO_MANY_LIVE, TOO_MANY_STARTED, WAIT, NO_RESULTS = -9, -10, -11, -12
+TOO_MANY_LIVE, TOO_MANY_STARTED, WAIT, NO_RESULTS, TOO_MANY_STUDENTS = -9, -10, -11, -12, -13
 NOT_OPEN, NO_SUCH_OPTION, NOT_FOLLOWING, VOTERS_FULL = -20, -21, -22, -23
 CHECK_CLASH, NO_CHECK = -24, -25
 
@@ -42,7 +45,8 @@ _CONSTANTS = {
     "WINDOW_S": LOOKUP_WINDOW_S, "FAILS_ADDRESS": LOOKUP_FAILURES_PER_ADDRESS,
     "FAILS_SERVER": LOOKUP_FAILURES_PER_SERVER,
     "KEEP_ADDRESS": KEEP_PER_ADDRESS, "BACKOFF_BASE": BACKOFF_BASE_S, "BACKOFF_MAX": BACKOFF_MAX_S,
-    "KNOWN_MAX": KNOWN_ADDRESSES_PER_ROOM, "MAX_ROUNDS": MAX_ROUNDS,
+    "KNOWN_MAX": KNOWN_ADDRESSES_PER_ROOM, "MAX_ROUNDS": MAX_ROUNDS, "JOIN_TOKEN": JOIN_TOKEN_CHARS,
+    "JOINS_ADDRESS": NEW_STUDENTS_PER_ADDRESS, "JOINS_WINDOW": NEW_STUDENTS_WINDOW_S,
 }
 
 PRELUDE = """
@@ -108,7 +112,7 @@ local function drop(room, code, ended)
     redis.call('DEL', room .. ':counts:' .. id, room .. ':chosen:' .. id)
   end
   redis.call('DEL', room, room .. ':followers', room .. ':polls', room .. ':revealed', room .. ':meta',
-             room .. ':final', room .. ':closed', room .. ':known', room .. ':check')
+             room .. ':final', room .. ':closed', room .. ':known', room .. ':check', room .. ':addr')
   redis.call('ZREM', ROOMS, code)
   redis.call('ZREM', ACTIVE, code)
 end
@@ -142,7 +146,7 @@ local function presenting()
   touch()
   if redis.call('TTL', R) < REDIS_TTL - 60 then       -- at most once a minute: every key of the room
     for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':closed', ':known',
-                        ':check'}) do
+                        ':check', ':addr'}) do
       redis.call('EXPIRE', R .. s, REDIS_TTL)
     end
     for _, id in ipairs(redis.call('HKEYS', R .. ':polls')) do

@@ -49,9 +49,17 @@ end
 return 0
 """
 
-# ARGV[4..]: hashed address, a unique member
+# ARGV[4..]: hashed address, a unique member, a join link's token ("" for none)
 FIND = _LUA + """
 local alive = check_alive()
+if alive == 0 and ARGV[6] ~= '' and same(ARGV[6],
+    string.sub(redis.sha1hex('attention-join:' .. redis.call('HGET', R, 'key_hash')), 1, JOIN_TOKEN)) then
+  if redis.call('SCARD', R .. ':known') < KNOWN_MAX then
+    redis.call('SADD', R .. ':known', ARGV[4])
+    with_room_ttl(R .. ':known')
+  end
+  return {0}                                    -- the join link (or its QR code): never limited
+end
 if alive == 0 and redis.call('SISMEMBER', R .. ':known', ARGV[4]) == 1 then return {0} end
 local A, F = P .. 'tries:' .. ARGV[4], P .. 'failures'
 redis.call('ZREMRANGEBYSCORE', A, '-inf', NOW - WINDOW_S)
@@ -61,7 +69,7 @@ if n >= FAILS_ADDRESS then
   local last = tonumber(redis.call('ZRANGE', A, -1, -1, 'WITHSCORES')[2])
   wait = math.max(0, last + math.min(BACKOFF_MAX, BACKOFF_BASE * 2 ^ (n - FAILS_ADDRESS)) - NOW)
 end
-if redis.call('ZCARD', F) >= FAILS_SERVER then
+if n > 0 and redis.call('ZCARD', F) >= FAILS_SERVER then   -- only an address that failed itself waits
   local t = tonumber(redis.call('ZRANGE', F, -FAILS_SERVER, -FAILS_SERVER, 'WITHSCORES')[2])
   wait = math.max(wait, t + WINDOW_S - NOW)
 end
@@ -161,8 +169,11 @@ EXPIRE = _LUA + """
 return check_alive()
 """
 
-# ARGV[4..]: follower_id, max_followers. The sorted set holds follower -> last beat; those silent past the
-# grace go, those silent past FOLLOWER_TTL no longer count, so a join-and-leave flood frees its seats.
+# ARGV[4..]: follower_id, max_followers, the hashed address of a join ("" for a beat), the live students one
+# address may have, a unique member. The sorted set holds follower -> last beat; those silent past the grace
+# go, those silent past FOLLOWER_TTL no longer count, so a join-and-leave flood frees its seats. R:addr holds
+# follower -> the hashed address it joined from; P..'students:'..A that address's live students (room:follower
+# -> last beat) and P..'joins:'..A the times its new students joined (the pace).
 HEARTBEAT = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
 local F, max = R .. ':followers', tonumber(ARGV[5])
@@ -171,9 +182,35 @@ local seen = redis.call('ZSCORE', F, ARGV[4])
 if not seen and redis.call('HGET', R, 'locked') == '1' then return -7 end
 if not (seen and tonumber(seen) >= NOW - FOLLOWER_TTL)
     and redis.call('ZCOUNT', F, NOW - FOLLOWER_TTL, '+inf') >= max then return -3 end
-if not seen and redis.call('ZCARD', F) >= 2 * max then redis.call('ZPOPMIN', F) end
+local A, member = ARGV[6], CODE .. ':' .. ARGV[4]
+if A == '' then A = redis.call('HGET', R .. ':addr', ARGV[4]) or '' end
+if ARGV[6] ~= '' and not seen then               -- a new student of this room, from address A
+  local J, S = P .. 'joins:' .. A, P .. 'students:' .. A
+  redis.call('ZREMRANGEBYSCORE', J, '-inf', NOW - JOINS_WINDOW)
+  if redis.call('ZCARD', J) >= JOINS_ADDRESS then
+    local oldest = tonumber(redis.call('ZRANGE', J, -JOINS_ADDRESS, -JOINS_ADDRESS, 'WITHSCORES')[2])
+    return {-11, tostring(oldest + JOINS_WINDOW - NOW)}
+  end
+  redis.call('ZREMRANGEBYSCORE', S, '-inf', '(' .. (NOW - FOLLOWER_TTL))
+  if not redis.call('ZSCORE', S, member) and redis.call('ZCARD', S) >= tonumber(ARGV[7]) then
+    return {-13, tostring(FOLLOWER_TTL)}
+  end
+  redis.call('ZADD', J, NOW, ARGV[8])
+  redis.call('EXPIRE', J, JOINS_WINDOW + 1)
+end
+if not seen and redis.call('ZCARD', F) >= 2 * max then
+  local gone = redis.call('ZPOPMIN', F)
+  if gone[1] then redis.call('HDEL', R .. ':addr', gone[1]) end
+end
 redis.call('ZADD', F, NOW, ARGV[4])
 with_room_ttl(F)
+if A ~= '' then
+  redis.call('HSET', R .. ':addr', ARGV[4], A)
+  with_room_ttl(R .. ':addr')
+  local S = P .. 'students:' .. A
+  redis.call('ZADD', S, NOW, member)
+  redis.call('EXPIRE', S, GRACE_S)
+end
 touch()
 return 0
 """

@@ -50,11 +50,13 @@ from classroom.redis_scripts import SCRIPTS
 from classroom.store import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    JOIN_TOKEN_CHARS,
     LIVE_CLASSES_PER_ADDRESS,
     MAX_FOLLOWERS,
     MAX_POLLS,
     MAX_ROOMS,
     MAX_ROUNDS,
+    NEW_STUDENTS,
     ROOM_IDLE_S,
     Check,
     NoSuchOption,
@@ -73,6 +75,8 @@ from classroom.store import (
     check_controls,
     check_follower_id,
     normal_code,
+    students_per_address,
+    too_many_students,
 )
 
 UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
@@ -209,10 +213,12 @@ class RedisRoomStore(RedisQuestions, Changes):
         return Snapshot(int(version), page, int(step), json.loads(controls), poll, check or None)
 
     @_mapped
-    def find_room(self, code: str, address: str | None, now: float) -> str:
+    def find_room(self, code: str, address: str | None, now: float, *, token: str | None = None) -> str:
         normal = normal_code(code) or "------"          # a code that cannot be one still counts as a failure
+        token = token if isinstance(token, str) and len(token) == JOIN_TOKEN_CHARS else ""
         result = self._scripts["find"](keys=[f"{self.prefix}room:{{{normal}}}"],
-                                       args=[_t(now), normal, self.prefix, address_id(address), secrets.token_hex(8)])
+                                       args=[_t(now), normal, self.prefix, address_id(address), secrets.token_hex(8),
+                                             token])
         if result[0] == lua.WAIT:
             raise RateLimited("Too many class codes were tried: wait a moment, then type the code again.",
                               float(result[1]))
@@ -221,9 +227,13 @@ class RedisRoomStore(RedisQuestions, Changes):
         return normal
 
     @_mapped
-    def heartbeat(self, code: str, follower_id: str, now: float) -> None:
+    def heartbeat(self, code: str, follower_id: str, now: float, *, address: str | None = None) -> None:
         check_follower_id(follower_id)
-        self._run("heartbeat", code, now, follower_id, self.max_followers)
+        cap = students_per_address()
+        result = self._run("heartbeat", code, now, follower_id, self.max_followers,
+                           "" if address is None else address_id(address), cap, secrets.token_hex(8))
+        if isinstance(result, list):
+            raise RateLimited(NEW_STUDENTS if result[0] == lua.WAIT else too_many_students(cap), float(result[1]))
 
     @_mapped
     def follower_count(self, code: str, now: float) -> int:

@@ -17,6 +17,7 @@ limits by is below, in one place, and explained in docs/SECURITY.md.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -65,8 +66,17 @@ REJOIN_GRACE_S = 120              # a locked room still admits a follower whose 
 LIVE_CLASSES_PER_ADDRESS = 3      # classes one address may run at once
 CLASSES_PER_HOUR_PER_ADDRESS = 10 # classes one address may start in an hour
 LOOKUP_WINDOW_S = 10 * 60         # failed room-code lookups are counted over this window
-LOOKUP_FAILURES_PER_ADDRESS = 10  # then that address waits (BACKOFF_*), unless it asks for a room it joined
-LOOKUP_FAILURES_PER_SERVER = 200  # then every address waits, unless it asks for a room it joined
+LOOKUP_FAILURES_PER_ADDRESS = 30  # then that address waits (BACKOFF_*), unless it asks for a room it joined:
+                                  # above a class's typos (a session may try JOIN_TRIES = 5 a minute first)
+LOOKUP_FAILURES_PER_SERVER = 200  # then every address that failed in the window waits, unless it asks for a room
+                                  # it joined; an address with no failed lookup is never refused by it
+NEW_STUDENTS_PER_ADDRESS = 150    # new student ids one address may bring in NEW_STUDENTS_WINDOW_S (a class of
+NEW_STUDENTS_WINDOW_S = 60        # 120 joining in a minute is never slowed; a flood of fresh ids waits its turn)
+LIVE_STUDENTS_PER_ADDRESS = 500   # live students one address may have at once, in all classes (a lecture hall
+                                  # behind one address); the deployer sets it with STUDENTS_PER_ADDRESS_ENV
+STUDENTS_PER_ADDRESS_ENV = "ATTENTION_STUDENTS_PER_ADDRESS"
+IPV6_PREFIX = 64                  # every per-address limit counts an IPv6 client by its /64 network
+JOIN_TOKEN_CHARS = 16             # a join link's token: 64 bits, derived from the presenter key's hash
 BACKOFF_BASE_S = 5.0              # the first wait; each attempt while waiting doubles it...
 BACKOFF_MAX_S = 10 * 60.0         # ...up to this
 KNOWN_ADDRESSES_PER_ROOM = 64     # addresses a room remembers as having joined it (a school shares one)
@@ -128,12 +138,61 @@ def check_follower_id(follower_id: object) -> None:
         raise ValueError("follower_id must be a short string")
 
 
+def address_group(address: str) -> str:
+    """The unit every per-address limit counts: an IPv4 address itself, an IPv6 address's /64 network (one
+    household or site holds a whole /64, so counting its addresses one by one would count nothing), an
+    IPv4-mapped IPv6 address as its IPv4 address. Anything else is kept as given ("unknown")."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address.strip()
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+    return str(ip)
+
+
 def address_id(address: object) -> str:
-    """A client address as the stores keep it: a short hash, never the address itself. Anything that is
-    not a short string (no address known) is one address of its own, "-", limited like any other."""
+    """A client address as the stores keep it: a short hash of its group (``address_group``), never the address
+    itself. Anything that is not a short string (no address known) is one address of its own, "-", limited like
+    any other."""
     if not isinstance(address, str) or not 0 < len(address.strip()) <= MAX_ADDRESS_CHARS:
         return "-"
-    return hashlib.sha256(b"attention-classroom:" + address.strip().encode("utf-8", "replace")).hexdigest()[:24]
+    group = address_group(address)
+    return hashlib.sha256(b"attention-classroom:" + group.encode("utf-8", "replace")).hexdigest()[:24]
+
+
+def join_token_of(key_hash_hex: str) -> str:
+    """A join link's token for the room whose presenter key hashes (SHA-256, hex) to ``key_hash_hex``: anyone who
+    sees the link may join, without facing the limits on typed codes; it reveals nothing about the key."""
+    return hashlib.sha1(b"attention-join:" + key_hash_hex.encode()).hexdigest()[:JOIN_TOKEN_CHARS]
+
+
+def join_token(key: str) -> str:
+    """The join link's token for the presenter key ``key`` (what the presenter's panel puts in the link)."""
+    return join_token_of(hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest())
+
+
+NEW_STUDENTS = "Many students have just joined from your network: wait a moment, then join again."
+
+
+def too_many_students(cap: int) -> str:
+    """What a student is told past the cap of live students per address."""
+    return (f"Your network already has {cap} students in classes on this server, the most it allows from one "
+            "network: join when someone leaves, or ask the presenter.")
+
+
+def students_per_address(environ: dict | None = None) -> int:
+    """LIVE_STUDENTS_PER_ADDRESS, or the deployer's STUDENTS_PER_ADDRESS_ENV (a whole number from 1 up)."""
+    import os
+
+    text = (os.environ if environ is None else environ).get(STUDENTS_PER_ADDRESS_ENV, "")
+    try:
+        value = int(text)
+    except ValueError:
+        return LIVE_STUDENTS_PER_ADDRESS
+    return value if value >= 1 else LIVE_STUDENTS_PER_ADDRESS
 
 
 @dataclass(frozen=True)
@@ -257,9 +316,12 @@ class RoomStore(Protocol):
     def snapshot(self, code: str, now: float) -> Snapshot:
         """The whole snapshot. Raises UnknownRoom."""
 
-    def heartbeat(self, code: str, follower_id: str, now: float) -> None:
+    def heartbeat(self, code: str, follower_id: str, now: float, *, address: str | None = None) -> None:
         """A follower is still here (the watcher beats for each live browser session). Raises UnknownRoom,
-        RoomFull past MAX_FOLLOWERS live ones, or RoomLocked for a new follower of a locked room."""
+        RoomFull past MAX_FOLLOWERS live ones, or RoomLocked for a new follower of a locked room. With
+        ``address`` (a join), a follower new to the room counts against that address: RateLimited past
+        NEW_STUDENTS_PER_ADDRESS new ones in NEW_STUDENTS_WINDOW_S, or past ``students_per_address()`` live ones
+        in all classes; its later beats (without an address) keep it counted for that address."""
 
     def follower_count(self, code: str, now: float) -> int:
         """Followers whose last heartbeat is within FOLLOWER_TTL_S."""
@@ -296,11 +358,12 @@ class RoomStore(Protocol):
         """Call ``on_change(code, section)`` for each announcement (on a daemon thread for Redis, at once in
         the announcing thread for the in-process store). An exception in ``on_change`` is logged."""
 
-    def find_room(self, code: str, address: str | None, now: float) -> str:
-        """A student's typed or linked code checked: the room's canonical code. A live room is always found,
-        whoever asks. A failed lookup counts against ``address`` and the server; past their limits the
-        address (or every address) gets RateLimited instead of UnknownRoom, until a back-off has passed,
-        unless it asks for a room it has joined before."""
+    def find_room(self, code: str, address: str | None, now: float, *, token: str | None = None) -> str:
+        """A student's typed or linked code checked: the room's canonical code. A failed lookup counts against
+        ``address`` and the server; past LOOKUP_FAILURES_PER_ADDRESS the address gets RateLimited instead of
+        UnknownRoom, until a back-off has passed; past LOOKUP_FAILURES_PER_SERVER so does every address that has
+        itself failed in the window (one that has not is never refused). Never limited: a room this address
+        joined before, and a join link's ``token`` (``join_token``) that matches the room."""
 
     def lock(self, code: str, key: str, now: float) -> None:
         """No new follower may join (heartbeat of a new id raises RoomLocked); those in the room stay."""

@@ -4,8 +4,9 @@ classroom/redis_scripts.py, with the same numbers from classroom/store.py), and 
 Failed room-code lookups are kept as times within LOOKUP_WINDOW_S. An address with
 LOOKUP_FAILURES_PER_ADDRESS of them waits BACKOFF_BASE_S after its last attempt, and every attempt made
 while waiting counts too, so the wait doubles with each one (up to BACKOFF_MAX_S). The server, with
-LOOKUP_FAILURES_PER_SERVER failures in the window, makes every address wait until the oldest leaves it;
-attempts refused while waiting do not count there, so one address can never make the server wait.
+LOOKUP_FAILURES_PER_SERVER failures in the window, makes every address that has itself failed in the window
+wait until the oldest leaves it (an address with no failure is never refused); attempts refused while waiting
+do not count there, so one address can never make the server wait.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from classroom.store import (
     LOOKUP_FAILURES_PER_ADDRESS,
     LOOKUP_FAILURES_PER_SERVER,
     LOOKUP_WINDOW_S,
+    NEW_STUDENTS_PER_ADDRESS,
+    NEW_STUDENTS_WINDOW_S,
 )
 
 HOUR_S = 3600.0
@@ -34,6 +37,14 @@ def address_wait(times: Sequence[float], now: float) -> float:
         return 0.0
     backoff = min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0 ** (len(recent) - LOOKUP_FAILURES_PER_ADDRESS))
     return max(0.0, recent[-1] + backoff - now)
+
+
+def new_student_wait(times: Sequence[float], now: float) -> float:
+    """Seconds until this address may bring another new student, given its new students' times (oldest first)."""
+    recent = [t for t in times if t > now - NEW_STUDENTS_WINDOW_S]
+    if len(recent) < NEW_STUDENTS_PER_ADDRESS:
+        return 0.0
+    return max(0.0, recent[-NEW_STUDENTS_PER_ADDRESS] + NEW_STUDENTS_WINDOW_S - now)
 
 
 def server_wait(times: Sequence[float], now: float) -> float:
@@ -59,15 +70,25 @@ class Counts:
         self.attempts: dict[str, deque[float]] = {}
         self.server: deque[float] = deque(maxlen=LOOKUP_FAILURES_PER_SERVER)
         self.starts: dict[str, deque[float]] = {}
+        self.joins: dict[str, deque[float]] = {}       # new students' times per address
 
     def lookup_wait(self, address: str, now: float) -> float:
-        return max(address_wait(self.attempts.get(address, ()), now), server_wait(self.server, now))
+        mine = self.attempts.get(address, ())
+        if not mine or mine[-1] <= now - LOOKUP_WINDOW_S:
+            return 0.0                                 # no failed lookup in the window: never refused
+        return max(address_wait(mine, now), server_wait(self.server, now))
 
     def attempt(self, address: str, now: float, *, failed: bool) -> None:
         """A lookup that failed (``failed``) or was refused while waiting."""
         _note(self.attempts, address, now, KEEP_PER_ADDRESS, LOOKUP_WINDOW_S)
         if failed:
             self.server.append(now)
+
+    def new_student_wait(self, address: str, now: float) -> float:
+        return new_student_wait(self.joins.get(address, ()), now)
+
+    def new_student(self, address: str, now: float) -> None:
+        _note(self.joins, address, now, NEW_STUDENTS_PER_ADDRESS, NEW_STUDENTS_WINDOW_S)
 
     def start_wait(self, address: str, now: float) -> float:
         return hourly_wait(self.starts.get(address, ()), now)

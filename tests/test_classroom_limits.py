@@ -140,7 +140,11 @@ def test_one_address_cannot_make_the_server_wait_but_many_can(store):
     for a in range(n):                                                     # a crowd of addresses
         for i in range(rs.LOOKUP_FAILURES_PER_ADDRESS):
             _miss(store, f"10.0.{a}.1", T0 + 101 + i * 0.01)
-    assert isinstance(_miss(store, "172.16.0.9", T0 + 102), rs.RateLimited)
+    assert isinstance(_miss(store, "10.0.0.1", T0 + 102), rs.RateLimited)  # an address that guessed waits
+    fresh, _ = _class(store, T0 + 102)
+    assert store.find_room(fresh, "172.16.0.8", T0 + 102) == fresh          # one that never failed: never refused
+    assert isinstance(_miss(store, "172.16.0.9", T0 + 102), rs.UnknownRoom)
+    assert isinstance(_miss(store, "172.16.0.9", T0 + 103), rs.RateLimited)  # ...until it fails once
     assert store.find_room(code, SCHOOL, T0 + 102) == code                 # a known room: still found
 
 
@@ -363,7 +367,8 @@ lookups = hs.lists(hs.tuples(hs.integers(0, 2), hs.booleans(), hs.sampled_from([
 
 @settings(max_examples=30, suppress_health_check=FACTORY_OK)
 @given(sequence=lookups)
-@example(sequence=[(0, False, 0.5)] * 14 + [(0, True, 1), (1, True, 1)] + [(0, False, 6)] * 4 + [(0, True, 200)])
+@example(sequence=[(0, False, 0.5)] * (rs.LOOKUP_FAILURES_PER_ADDRESS + 4) + [(0, True, 1), (1, True, 1)]
+         + [(0, False, 6)] * 4 + [(0, True, 200)])
 def test_lookups_follow_the_rules_as_written(store_factory, sequence):
     """Against a model of the rules written out here (a list of times per address, a naive scan); the
     server's limit needs more addresses than this and is tested above."""
