@@ -9,13 +9,19 @@ from figures import palette
 from figures.projection import projection_figure
 from ui.charts import built, chart
 from ui.frame import lesson
+from ui.numbers import fixed, written
 from ui.steps import Steps
 
 LIMIT = 1000.0                                            # coordinates beyond this make an unreadable plot
+frame = lesson("projection")
 
 
 def fmt(x: float, scale: float = 1.0) -> str:
-    return f"{core.tidy_zero(x, scale):.3f}"
+    """x to three decimals, or, below 0.1 (where three decimals keep two figures or fewer), to three significant
+    figures (0.0005, 1 × 10⁻⁵), so that "100.000 × 1 × 10⁻⁵ = 0.001" reads true where "100.000 × 0.000" would
+    not. Zero (and rounding noise next to ``scale``) is 0.000."""
+    x = core.tidy_zero(x, scale)
+    return written(x, 3) if x != 0 and abs(x) < 0.1 else fixed(x, 3)
 
 
 def vectors_table(p: core.Projection) -> pd.DataFrame:
@@ -56,9 +62,6 @@ class Step(Steps):
     SWAP = "Swap the plane and the runway"
 
 
-frame = lesson("projection")
-frame.header()
-shown = frame.steps(Step.labels())
 
 
 def set_vectors() -> tuple[np.ndarray, np.ndarray]:
@@ -94,10 +97,10 @@ def shadow(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> No
     angle = "—" if np.linalg.norm(q) == 0 else f"{core.angle_between(q, k):.1f}°"
     cols = st.columns(4)
     cols[0].metric("angle q to k", angle)
-    cols[1].metric("‖k‖ (runway length)", f"{np.linalg.norm(k):.3f}")
+    cols[1].metric("‖k‖ (runway length)", fmt(np.linalg.norm(k)))
     cols[2].metric("shadow (q·k)/‖k‖", comp)
     cols[3].metric("score q·k", score)
-    st.markdown(f"**Score = runway length × shadow:** q·k = {np.linalg.norm(k):.3f} × {comp} = **{score}**.")
+    st.markdown(f"**Score = runway length × shadow:** q·k = {fmt(np.linalg.norm(k))} × {comp} = **{score}**.")
     if core.tidy_zero(p.score, scale) == 0.0 and np.linalg.norm(q) > 0:
         st.success("q crosses the runway at a right angle: its shadow has length 0, so the score is exactly 0.",
                    icon=":material/check_circle:")
@@ -150,8 +153,9 @@ def flight(shown: int) -> None:
         swap(p, q, k, scale)
 
 
+frame.header()
+shown = frame.steps(Step.labels())
 flight(shown)
-
 frame.trap()
 frame.check("commutative")
 frame.footer()

@@ -67,3 +67,25 @@ def test_prediction_gates_the_side_by_side_shadows():
 def test_check_gives_feedback_on_every_option_and_success_only_on_the_marked_one():
     at = reveal(open_page("projection"), "projection")
     feedback_follows_the_marked_answer(at, "projection", "commutative")
+
+
+def _number(text: str) -> float:
+    """A number as the page writes it: 0.001, 100.000 or 1 × 10⁻⁵."""
+    mantissa, _, power = text.partition(" × 10")
+    return float(mantissa) * 10.0 ** int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")) or 0)
+
+
+@pytest.mark.parametrize("q, k", [((0.00001, 0.0), (100.0, 0.0)), ((2.0, 1.0), (3.0, 0.0)),
+                                  ((0.0004, 0.0), (-1000.0, 0.0)), ((0.5, 0.0), (0.001, 0.0))])
+def test_the_product_line_reads_true_for_tiny_and_large_factors(q, k):
+    """Issue 47 item 11: "100.000 × 0.000 = 0.001" is false as written; every factor shows enough figures
+    that the written product matches the written score."""
+    import re
+
+    at = open_page("projection", pr_input="coordinates", pr_qx=str(q[0]), pr_qy=str(q[1]), pr_kx=str(k[0]),
+                   pr_ky=str(k[1]))
+    line = next(m.value for m in at.markdown if "runway length × shadow" in m.value)
+    number = r"(-?[\d.]+(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?)"
+    a, b, c = re.search(rf"q·k = {number} × {number} = \*\*{number}\*\*", line).groups()
+    assert _number(a) * _number(b) == pytest.approx(_number(c), rel=2e-3, abs=5e-4 * (_number(c) != 0))
+    assert float(np.dot(q, k)) == pytest.approx(_number(c), rel=2e-3)
