@@ -31,6 +31,7 @@ from .flash_attention import (
     scores_seen,
     standard_attention_traffic,
 )
+from .first_look import FirstPass, SameWord, first_pass, same_word, strongest_head
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
 from .kv_cache import (

@@ -26,6 +26,7 @@ CLASS_PARAMS = ("room", "key")
 
 # Each lesson's key prefix: every lesson control (and chart key) of the page starts with it and "_".
 PREFIXES = {
+    "first_look": "fl",
     "polysemy": "pl",
     "convex_blending": "cb",
     "queries_keys_values": "qkv",
