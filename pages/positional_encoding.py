@@ -59,21 +59,23 @@ def toy_result(s: pe.ShuffleNumbers) -> None:
                 f"first, each row scaled to a word vector's length (slot 1 gets position 1's row, whichever word sits "
                 f"there), and it is **{gap_words(on)}**"
                 + (": the outputs now depend on where each word sits." if on >= ROUNDING else
-                   ": no bigger, since this shuffle leaves every word where it was." if not s.moved else
+                   ": no bigger, since this order reads as typed." if not s.moved else
                    ", still small: the words moved, but hardly any weight moved with them."))
 
 
 def real_verdict(off: float, on: float, size: float, moved: bool) -> str:
     """What MiniLM's largest changes say, positions off then on, from the numbers themselves."""
-    said = (f"Without positions the outputs match, moved with their tokens: the largest difference, {written(off)}, "
+    said = ("Without positions the outputs match exactly, moved with their tokens: the largest difference is "
+            "exactly 0." if off == 0 else
+            f"Without positions the outputs match, moved with their tokens: the largest difference, {written(off)}, "
             "is float32 rounding (the order of additions changed)." if off < ROUNDING else
             f"Without positions the largest difference is {written(off)}, more than rounding explains.")
     if on >= ROUNDING:
         return said + (f" With MiniLM's learned positions they do not: up to {written(on)}, against a typical output "
                        f"number of {size:.2f}.")
     if not moved:
-        return said + f" With positions on it is {written(on)}, no bigger: this shuffle leaves the words as typed."
-    return said + f" With positions on it is {written(on)}, still small: the words moved, but the outputs hardly did."
+        return said + f" With positions on it is {gap_words(on)}: this order reads as typed."
+    return said + f" With positions on it is {gap_words(on)}, still small: the words moved, but the outputs hardly did."
 
 
 def real_result(s: pe.ShuffleNumbers) -> None:
@@ -119,7 +121,8 @@ def shuffled() -> None:
                    icon=":material/content_cut:")
     if not s.moved:
         st.info("This order is the one you typed" + (": a single word has no other order." if len(s.words) == 1
-                else ". Pick a shuffle above 0 to move the words.") , icon=":material/info:")
+                else ". Pick a shuffle above 0 to move the words." if shuffle == 0
+                else ": this shuffle only swaps words that are the same.") , icon=":material/info:")
     chart(built(attention_heatmap, s.toy_weights, list(s.words), "Toy head, typed order"),
           f"A toy attention head on the {len(s.words)} words as typed: row = the word attending, column = the word "
           "attended to; rows sum to 1. Nothing in it says where a word sits.",

@@ -62,6 +62,18 @@ def word_vectors(token_ids: list[int], words: list[core.Word]) -> np.ndarray:
 
 
 @st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
+def moved_order(n: int, shuffle: int) -> np.ndarray:
+    """The words' order for a shuffle: as typed at 0; any other value draws random orders from its seed until
+    one differs from the typed order (a draw may give the typed order back: 1 in 6 for three words)."""
+    if shuffle == 0 or n < 2:
+        return core.shuffled_order(n, None)
+    rng = np.random.default_rng(shuffle)
+    order = core.shuffled_order(n, rng)
+    while (order == np.arange(n)).all():
+        order = core.shuffled_order(n, rng)
+    return order
+
+
 def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
     """The typed and the shuffled sentence through the toy head and MiniLM (positions off and on).
 
@@ -73,7 +85,7 @@ def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
     words = core.words_of(enc.tokens)
     if not words:
         raise ValueError("The sentence has no words to shuffle, only the model's own markers.")
-    word_order = core.shuffled_order(len(words), np.random.default_rng(shuffle) if shuffle else None)
+    word_order = moved_order(len(words), shuffle)
     order = core.word_blocks_order([w.start for w in words], [w.stop for w in words], word_order, len(ids))
     X = word_vectors(enc.token_ids, words)                                           # [n_words, 384], unit rows
     W = core.random_head_weights(X.shape[1], TOY_D_K, np.random.default_rng(TOY_SEED))
