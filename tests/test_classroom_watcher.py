@@ -236,3 +236,64 @@ def test_in_the_app_the_watchers_asks_go_through_the_wake_queue():
         until(lambda: reg.sent == ["new"], 10, "the queue waking the follower")
     finally:
         queue.stop()
+
+
+class Listened(MemoryRoomStore):
+    """A store that counts the listeners it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listeners: list = []
+
+    def listen(self, on_change):
+        self.listeners.append(on_change)
+        return super().listen(on_change)
+
+
+def test_the_threads_start_once_from_one_place_however_many_runs_call_it(monkeypatch):
+    """ui.classroom.threads.ensure_running, called at the top of every run (from many sessions' threads at
+    once): one listener on the store and, under a server, one watcher, whose asks go to the wake queue."""
+    import threading
+
+    from ui.classroom import rooms, threads
+    from ui.wake_queue import WakeQueue
+
+    store, reg = Listened(), Registry()
+    queue = WakeQueue(reg)
+    monkeypatch.setattr(threads, "_THREADS", threads._Threads())
+    monkeypatch.setattr(rooms, "room_store", lambda: store)
+    monkeypatch.setattr(threads.wake_queue, "wakes", lambda: queue)
+    monkeypatch.setattr(threads.wake, "followers", lambda: reg)
+    monkeypatch.setattr(private, "served", lambda: True)
+    started = []
+    real_start = threads.watching.start_watcher
+    monkeypatch.setattr(threads.watching, "start_watcher", lambda *a: started.append(real_start(*a)) or started[-1])
+    try:
+        runs = [threading.Thread(target=lambda: [threads.ensure_running() for _ in range(200)]) for _ in range(8)]
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join()
+        assert store.listeners == [queue.put] and len(started) == 1
+        (watcher,) = started
+        assert watcher.wakes is queue and not watcher.stop.is_set()
+        code, _, _ = _room(store)
+        reg.follow(code, "new")                            # never applied a version: the watcher's first ask
+        watcher.check(T0 + 1)
+        assert threads.full("new") is None                 # nothing to say: its class is not full
+    finally:
+        for w in started:
+            w.stop.set()
+        queue.stop()
+
+
+def test_without_a_server_only_the_listener_starts(monkeypatch):
+    from ui.classroom import rooms, threads
+
+    store = Listened()
+    monkeypatch.setattr(threads, "_THREADS", threads._Threads())
+    monkeypatch.setattr(rooms, "room_store", lambda: store)
+    monkeypatch.setattr(private, "served", lambda: False)
+    threads.ensure_running()
+    threads.ensure_running()
+    assert len(store.listeners) == 1 and threads._THREADS.watcher is None and threads.full("anyone") is None

@@ -29,9 +29,10 @@ every name below exists):
    around the control (``ui.frame.Frame.fragment``).
 2. At the end of that run the view is published: ``ui.frame.Frame.footer`` (or a page's own
    ``ui.classroom.presenting.publish`` call) for a full run, ``ui.classroom.sections.section_ends`` for a
-   section's run, naming the section. ``ui.classroom.presenting.publish`` reads the controls with
-   ``ui.controls.lesson_controls`` and writes the view with ``classroom.store.RoomStore.publish``, which
-   bumps the room's version.
+   section's run, naming the section; what no run published (a page's other fragments) goes out from the
+   presenter's own fragment, ``ui.classroom.presenting._presenter_tick``, within ``PRESENT_EVERY_S``.
+   ``ui.classroom.presenting.publish`` reads the controls with ``ui.controls.lesson_controls`` and writes
+   the view with ``classroom.store.RoomStore.publish``, which bumps the room's version.
 3. ``ui.classroom.rooms.changed`` notes the presenter's session (``ui.wake_queue.WakeQueue.presenting``: no
    wake goes out while its runs go on, for up to ``HOLD_MAX_S``) and announces the room
    (``classroom.store.RoomStore.announce``).
@@ -39,9 +40,10 @@ every name below exists):
    ``put`` only queues the room and returns. With Redis, ``classroom.redis_changes.Changes.announce``
    PUBLISHes the room, and on every replica the listener's thread (``classroom.redis_changes.Changes.listen``)
    calls ``ui.wake_queue.WakeQueue.put`` for its own followers.
-5. The queue's thread (``ui.wake_queue.WakeQueue._run``) turns each room into its local followers
-   (``ui.wake.Followers.members``, in ``ui.wake_queue.WakeQueue._next``) and wakes at most ``WAKE_AT_ONCE``
-   at a time with ``ui.wake.Followers.send``, the next as soon as a woken run is over (``ui.wake.Turn.over``).
+5. The queue's thread (``ui.wake_queue.WakeQueue._run``, started by the first wake in
+   ``ui.wake_queue.WakeQueue._start``) turns each room into its local followers (``ui.wake.Followers.members``,
+   in ``ui.wake_queue.WakeQueue._next``) and wakes at most ``WAKE_AT_ONCE`` at a time with
+   ``ui.wake.Followers.send``, the next as soon as a woken run is over (``ui.wake.Turn.over``).
 6. ``ui.wake.Followers.send`` has the server's event loop call ``ui.wake._rerun``, which reruns the follower's
    session (``ui.streamlit_private.rerun_session``): only the section's fragment where the follower drew
    that section, else its whole page (the page a follow has just switched it to, while its browser has not
@@ -53,15 +55,16 @@ every name below exists):
    with the controls in the URL). A section's run: ``ui.classroom.sections.section_starts`` sets the controls
    when the change lies inside the section, else reruns the whole page. Either notes the version applied
    (``ui.wake.note``).
-8. The page draws its widgets with the presenter's values: the follower's redraw.
+8. The page draws its widgets (``ui.frame.Frame.control``), each taking the presenter's value from the
+   session state, drawn disabled while the session follows: the follower's redraw.
 
-The fallback, for a wake lost (a dropped Redis message, a busy server), the store away or back, a class
-ended: every ``FOLLOW_QUIET_S`` the watcher's thread (``ui.classroom.watcher.Watcher.run``) runs
-``ui.classroom.watcher.Watcher.check``: one ``classroom.store.RoomStore.version`` read per followed room, a
-heartbeat per connected follower (``classroom.store.RoomStore.heartbeat``), and for a follower still behind
-since the last round (``ui.classroom.watcher.Watcher._stuck``) ``ui.wake_queue.WakeQueue.ask``, which queues
-it as in step 5. A follower whose class filled while its beat lapsed is told at its next run
-(``ui.classroom.threads.full``).
+9. The fallback, for a wake lost (a dropped Redis message, a busy server), the store away or back, a class
+   ended: every ``FOLLOW_QUIET_S`` the watcher's thread (``ui.classroom.watcher.Watcher.run``) runs
+   ``ui.classroom.watcher.Watcher.check``: one ``classroom.store.RoomStore.version`` read per followed room,
+   a heartbeat per connected follower (``classroom.store.RoomStore.heartbeat``), and for each follower still
+   behind since the last round (``ui.classroom.watcher.Watcher._stuck``) ``ui.wake_queue.WakeQueue.ask``,
+   which queues it as in step 5; steps 6 to 8 follow. A follower whose class filled while its beat lapsed
+   is told so at that run (``ui.classroom.threads.full``, from ``ui.classroom.follow.register``).
 """
 
 from __future__ import annotations
