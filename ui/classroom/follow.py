@@ -1,9 +1,10 @@
-"""Following a class: the room's view applied to this session, at the top of a run or of a lesson section.
+"""Following a class: the room's view applied to this session, at the top of a full run.
 
 When the room's version changed, the whole app reruns and ``register`` (from the sidebar) applies the
-snapshot before the page draws a widget: same page, widget values through the session state; another
-page, ``st.switch_page`` with the controls in the URL, exactly as a shared link opens it. A change inside
-one lesson section reruns only that section, which applies it in ``sections.section_starts``.
+snapshot before the page draws a widget: same page, widget values through the session state
+(``controls.set_lesson_controls``); another page, ``st.switch_page`` with the controls in the URL, exactly
+as a shared link opens it. A change inside one lesson section reruns only that section, which applies it
+in ``sections.section_starts`` (with ``hold`` for a run of a view already applied).
 """
 
 from __future__ import annotations
