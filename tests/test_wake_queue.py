@@ -66,7 +66,7 @@ def test_the_presenters_announce_returns_before_any_follower_is_woken():
     _class(reg)
     reg.gate.clear()                                    # every wake hangs until the test lets it go
     store, queue = MemoryRoomStore(), WakeQueue(reg)
-    store.listen(queue.put)                             # as ui.classroom.rooms.listening does
+    store.listen(queue.put)                             # as ui.classroom.threads.ensure_running does
     try:
         t0 = time.perf_counter()
         store.announce(CODE, A)                         # in one process: called in the presenter's run
