@@ -135,7 +135,7 @@ def test_the_join_link_uses_the_public_address_when_one_is_set(monkeypatch):
     monkeypatch.setenv(presenting.PUBLIC_URL_ENV, "https://class.example.org/attention")
     pres, code, key = start_class()
     links = [c.value for c in pres.sidebar.code]
-    assert f"https://class.example.org/attention/?room={code}" in links
+    assert f"https://class.example.org/attention/?room={code}.{rs.join_token(key)}" in links   # code, then token
     assert f"https://class.example.org/attention/?room={code}&key={key}" in links
     assert "Phones cannot open this link" not in texts(pres)
     end(pres)

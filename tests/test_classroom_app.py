@@ -57,7 +57,7 @@ def test_starting_a_class_shows_the_code_link_qr_count_and_a_private_presenter_l
     assert f"### Room code: {code}" in [m.value for m in at.sidebar.markdown]
     links = [c.value for c in at.sidebar.code]
     join = next(link for link in links if "key=" not in link)
-    assert parse_qs(urlsplit(join).query) == {"room": [code]}
+    assert parse_qs(urlsplit(join).query) == {"room": [f"{code}.{rs.join_token(key)}"]}   # the code, then its token
     presenter = next(link for link in links if "key=" in link)
     query = parse_qs(urlsplit(presenter).query)
     assert query["room"] == [code] and classroom.room_store().is_presenter(code, query["key"][0])

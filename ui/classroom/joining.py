@@ -15,7 +15,16 @@ import time
 
 import streamlit as st
 
-from classroom.store import RateLimited, RoomError, RoomFull, RoomLocked, StoreUnavailable, UnknownRoom, normal_code
+from classroom.store import (
+    JOIN_TOKEN_CHARS,
+    RateLimited,
+    RoomError,
+    RoomFull,
+    RoomLocked,
+    StoreUnavailable,
+    UnknownRoom,
+    normal_code,
+)
 from ui import streamlit_private as private
 from ui.classroom import browser
 from ui.classroom.rooms import client_address, room_store
@@ -25,6 +34,8 @@ JOIN_TRIES, JOIN_WINDOW_S = 5, 60.0   # unknown codes a session may try per wind
 MAX_KEY_CHARS = 64
 WAIT_FOR_BROWSER_S = 2.0              # a join waits this long at most for the browser's follower id
 _SEPARATORS = re.compile(r"[\s\-‐-―]+")   # spaces and hyphens (and dashes) people type inside a code
+_TOKEN_FORM = re.compile(rf"[0-9a-f]{{{JOIN_TOKEN_CHARS}}}")
+_TOKEN = "_class_join_token"          # a pending join's token, until the browser says its follower id
 
 UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
 BAD_LINK = "The link's class code is not one this app makes (6 letters and digits), so you are not following a class."
@@ -40,8 +51,20 @@ def code_of(text: object) -> str | None:
 
 
 def _linked_code(raw: list[str]) -> str | None:
-    """The code a link's ?room= carries, in canonical form; None when it is given more than once or malformed."""
-    return code_of(raw[-1]) if len(raw) == 1 else None
+    """The code a link's ?room= carries, in canonical form; None when it is given more than once or malformed.
+    A join link's ?room= is the code, a dot and the room's join token (``K7MQ2P.3f9a…``); ``?room=K7MQ2P`` works too."""
+    return code_of(raw[-1].partition(".")[0]) if len(raw) == 1 else None
+
+
+def _linked_token(raw: list[str]) -> str | None:
+    """The join token a join link's ?room= carries after its code (``linked_room``), or None."""
+    token = raw[-1].partition(".")[2] if len(raw) == 1 else ""
+    return token if _TOKEN_FORM.fullmatch(token) else None
+
+
+def linked_room(code: str, token: str) -> str:
+    """A join link's ?room= value: the code and the room's join token, so opening it faces no limit on typed codes."""
+    return f"{code}.{token}"
 
 
 def in_words(seconds: float) -> str:
@@ -73,7 +96,7 @@ def arrive() -> bool:
     raw = st.query_params.get_all("room")
     if not raw:
         if s.pending is not None and s.role is None:
-            join(s.pending)
+            join(s.pending, st.session_state.get(_TOKEN))
         return True
     code = _linked_code(raw)
     if code is not None and s.code == code and s.role is not None:
@@ -88,7 +111,7 @@ def arrive() -> bool:
     if role() == "presenter":                           # a presenter keeps their own class
         st.query_params.pop("room", None)
         return True
-    join(code)
+    join(code, _linked_token(raw))
     return True
 
 
@@ -151,9 +174,11 @@ def _limited(now: float) -> bool:
     return len(s.fails) >= JOIN_TRIES
 
 
-def join(code_text: str) -> bool:
-    """Follow the class with this code (as typed or linked); on failure, one message and no class. Waits (at
-    most WAIT_FOR_BROWSER_S) for the browser's follower id first, so a reload stays one follower."""
+def join(code_text: str, token: str | None = None) -> bool:
+    """Follow the class with this code (as typed or linked, with a join link's ``token``); on failure, one message
+    and no class. Waits (at most WAIT_FOR_BROWSER_S) for the browser's follower id first, so a reload stays one
+    follower. A typed code faces the limits on guessing (per session here, per address in the store); a join
+    link's token none of them."""
     code = code_of(code_text)
     if code is None:
         st.query_params.pop("room", None)
@@ -164,17 +189,20 @@ def join(code_text: str) -> bool:
     if not browser.said() and (s.pending != code or now - s.pending_since < WAIT_FOR_BROWSER_S):
         if s.pending != code:
             s.pending, s.pending_since = code, now
+            st.session_state[_TOKEN] = token
         return False
     s.pending = None
-    if _limited(now):
+    st.session_state.pop(_TOKEN, None)
+    if token is None and _limited(now):
         st.query_params.pop("room", None)
         notice("warning", f"Too many codes that matched no class: wait a minute, then try again "
                           f"(at most {JOIN_TRIES} a minute).")
         return False
     s.me = browser.follower() or s.me or secrets.token_hex(16)
     try:
-        code = room_store().find_room(code, client_address(), now)
-        room_store().heartbeat(code, s.me, now)
+        address = client_address()
+        code = room_store().find_room(code, address, now, token=token)
+        room_store().heartbeat(code, s.me, now, address=address)
     except UnknownRoom:
         s.fails.append(now)
         leave(UNKNOWN)

@@ -17,11 +17,11 @@ from urllib.parse import urlencode, urlsplit
 import segno
 import streamlit as st
 
-from classroom.store import NotPresenter, RateLimited, RoomError, StoreUnavailable, UnknownRoom
+from classroom.store import NotPresenter, RateLimited, RoomError, StoreUnavailable, UnknownRoom, join_token
 from classroom.text import visible_text
 from ui import controls, navigation, present, wake
-from ui.classroom import results_view
-from ui.classroom.joining import in_words
+from ui.classroom import console, results_view
+from ui.classroom.joining import in_words, linked_room
 from ui.classroom.rooms import changed, client_address, room_store
 from ui.classroom.session import ENDED_ELSEWHERE, LOST_PRESENTER, RECONNECTING, late_run, leave, notice, role, state
 from ui.content import page_index
@@ -194,8 +194,12 @@ def app_root(url: str, slug: str) -> str:
     return base + "/"
 
 
-def join_link(code: str, slug: str) -> str:
-    return (public_root() or app_root(st.context.url or "", slug)) + "?" + urlencode({"room": code})
+def join_link(code: str, slug: str, *, token: bool = True) -> str:
+    """The join link (and QR code): for the class this session presents, its ?room= carries the room's join
+    token after the code, so opening it never meets the limits on typed codes (docs/SECURITY.md)."""
+    s = state()
+    room = linked_room(code, join_token(s.key)) if token and s.code == code and s.key else code
+    return (public_root() or app_root(st.context.url or "", slug)) + "?" + urlencode({"room": room})
 
 
 @st.cache_data(max_entries=64, ttl=4 * 3600)
@@ -269,6 +273,7 @@ def panel(slug: str) -> None:
     private link, and ending the class (after a confirmation)."""
     s = state()
     code, key = s.code, s.key
+    console.arrive()                                    # a console link's &console=1 (this screen only)
     link = join_link(code, slug)
     st.markdown(f"### Room code: {code}")
     st.caption("Students open this link, scan the code, or type the room code into *Join a class*.")
@@ -289,7 +294,10 @@ def panel(slug: str) -> None:
     with st.popover("Presenter link (keep private)", icon=":material/key:", width="stretch"):
         st.caption("Open this link to present this class again on another device (a reload of this tab "
                    "resumes by itself). Anyone with it can move the class: do not show it on the projector.")
-        st.code(link + "&" + urlencode({"key": key}), language=None, wrap_lines=True)
+        st.code(join_link(code, slug, token=False) + "&" + urlencode({"key": key}), language=None, wrap_lines=True)
+        console_link = console.link(join_link(code, slug, token=False) + "&" + urlencode({"key": key}))
+        console.offer(console_link, qr_png(console_link, scale=6))
+    console.toggle()                                    # off by default: the projector never shows the console
     results_view.panel_entry()                          # the concept check page, and "Class results"
     with st.popover("End the class", icon=":material/stop_circle:", width="stretch"):
         st.markdown("End the class for everyone? Students stop following; their pages stay as they are.")
