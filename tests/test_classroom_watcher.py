@@ -297,3 +297,29 @@ def test_without_a_server_only_the_listener_starts(monkeypatch):
     threads.ensure_running()
     threads.ensure_running()
     assert len(store.listeners) == 1 and threads._THREADS.watcher is None and threads.full("anyone") is None
+
+
+def test_a_start_that_fails_breaks_no_run_and_is_tried_again_later(monkeypatch, caplog):
+    from ui.classroom import rooms, threads
+
+    class Refusing(Listened):
+        refuse = True
+
+        def listen(self, on_change):
+            if self.refuse:
+                raise RuntimeError("not now")
+            return super().listen(on_change)
+
+    store = Refusing()
+    monkeypatch.setattr(threads, "_THREADS", threads._Threads())
+    monkeypatch.setattr(rooms, "room_store", lambda: store)
+    monkeypatch.setattr(private, "served", lambda: False)
+    threads.ensure_running()                               # raises nothing into the page's run
+    assert "not now" in caplog.text and not threads._THREADS.started
+    store.refuse = False
+    threads.ensure_running()
+    assert store.listeners == []                           # within RETRY_S: not tried on every run
+    threads._THREADS.retry_at = 0.0                        # RETRY_S later
+    threads.ensure_running()
+    threads.ensure_running()
+    assert len(store.listeners) == 1 and threads._THREADS.started

@@ -14,11 +14,17 @@ After the first run, ``ensure_running`` is one attribute read.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 
 from classroom.store import Listening
 from ui import streamlit_private as private, wake, wake_queue
 from ui.classroom import rooms, watcher as watching
+
+_LOGGER = logging.getLogger(__name__)
+
+RETRY_S = 30.0                # a start that failed is tried again by the first run after this long
 
 
 class _Threads:
@@ -29,6 +35,7 @@ class _Threads:
         self.started = False
         self.listener: Listening | None = None
         self.watcher: watching.Watcher | None = None
+        self.retry_at = 0.0                             # time.monotonic() before which a failed start waits
 
 
 _THREADS = _Threads()
@@ -36,16 +43,23 @@ _THREADS = _Threads()
 
 def ensure_running() -> None:
     """Start this process's listener and, under a server, its watcher, unless they run already. Idempotent
-    and cheap: called at the top of every run."""
+    and cheap: called at the top of every run. Never raises: a start that failed is logged and tried again
+    ``RETRY_S`` later (each part once: a listener already given is not given twice)."""
     if _THREADS.started:
         return
     with _THREADS.lock:
-        if _THREADS.started:
+        if _THREADS.started or time.monotonic() < _THREADS.retry_at:
             return
-        if _THREADS.listener is None:
-            _THREADS.listener = rooms.room_store().listen(wake_queue.wakes().put)
-        if _THREADS.watcher is None and private.served():
-            _THREADS.watcher = watching.start_watcher(rooms.room_store(), wake.followers(), wake_queue.wakes())
+        try:
+            if _THREADS.listener is None:
+                _THREADS.listener = rooms.room_store().listen(wake_queue.wakes().put)
+            if _THREADS.watcher is None and private.served():
+                _THREADS.watcher = watching.start_watcher(rooms.room_store(), wake.followers(), wake_queue.wakes())
+        except Exception as err:                        # no page fails for it: followers catch up on their runs
+            _THREADS.retry_at = time.monotonic() + RETRY_S
+            _LOGGER.warning("classroom: the listener or the watcher did not start (%s); trying again in %s s",
+                            err, RETRY_S)
+            return
         _THREADS.started = True
 
 
