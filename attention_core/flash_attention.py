@@ -227,5 +227,5 @@ A100_SXM_40GB = GPU(
     name="NVIDIA A100 40GB SXM", bandwidth=1555e9, peak_flops=312e12, sram_per_sm=192 * 1024,
     shared_per_sm=164 * 1024, sms=108,
     source="NVIDIA A100 Tensor Core GPU datasheet (bandwidth, FP16 tensor FLOP/s); NVIDIA Ampere GA100 "
-           "architecture whitepaper and Ampere tuning guide (SMs, 192 KB L1/shared per SM, up to 164 KB shared)",
+           "architecture whitepaper and Ampere tuning guide (SMs, 192 KiB L1/shared per SM, up to 164 KiB shared)",
 )

@@ -10,7 +10,7 @@ from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import flash_attention
-from ui.numbers import written
+from ui.numbers import counted, written
 from ui.steps import Steps
 
 GPU = core.A100_SXM_40GB
@@ -29,19 +29,18 @@ class Step(Steps):
 
 
 frame = lesson("flash_attention")
-frame.header()
-shown = frame.steps(Step.labels())
 
 
 def mb(n_bytes: float) -> str:
+    """Bytes in decimal megabytes (10⁶ bytes), the one unit of size on this page: 21.2 MB."""
     return f"{n_bytes / 1e6:,.1f} MB"
 
 
 def block_shown(n_blocks: int, length: int, block: int) -> int:
     """The block the learner steps to (1 when one block holds every key)."""
     if n_blocks == 1:
-        st.caption(f"B = {block} is at least T = {length}, so one block holds all {length} keys: there is nothing "
-                   "to rescale. Make B smaller than T to see the blocks.")
+        st.caption(f"B = {block} is at least T = {length}, so one block holds all {counted(length, 'key')}: there is "
+                   "nothing to rescale. Make B smaller than T to see the blocks.")
         return 1
     if st.session_state.get(frame.key("step"), 1) > n_blocks:         # a link's step past the last block
         st.session_state[frame.key("step")] = n_blocks
@@ -74,7 +73,7 @@ def block_numbers(step: core.FlashStep, step_no: int, n_blocks: int, q: int) -> 
     row.metric(f"{name}: running sum ℓ", ell)
     if step_no == 1:
         st.markdown(f"**Block 1.** For {name} the running max starts at this block's largest score, "
-                    f"m = {m}, and ℓ = Σ exp(s − m) = {ell} over its {step.stop} keys.")
+                    f"m = {m}, and ℓ = Σ exp(s − m) = {ell} over its {counted(step.stop, 'key')}.")
     elif rescaled:
         st.markdown(f"**Block {step_no} raised {name}'s max** from {m_old} to {m}, so the sum and output kept so "
                     f"far are first multiplied by exp({m_old} − {m}) = **{factor}**, then this block's terms are "
@@ -178,7 +177,7 @@ def traffic(shown: int) -> None:
                    f"With $B_c$ = {bc} at least N, the tiled one loads all {n:,} keys and values as one block and "
                    "passes over the queries once.")
                 + ("" if fits else f" **But {bc} × {d} blocks do not fit:** four of them need "
-                   f"{4 * bc * d * 2 / 1024:,.0f} KB, more than the {GPU.shared_per_sm // 1024} KB of shared "
+                   f"{4 * bc * d * 2 / 1e3:,.0f} kB, more than the {GPU.shared_per_sm / 1e3:,.0f} kB of shared "
                    f"memory one SM (streaming multiprocessor, one of the GPU's {GPU.sms} compute units) offers, "
                    "so this block size could not run as counted."))
     left, right = st.columns(2)
@@ -211,8 +210,8 @@ def why_memory(t: flash_attention.Traffic, n: int, d: int, bc: int, fits: bool) 
         f"| {GPU.bandwidth / 1e9:,.0f} GB/s |\n"
         f"| FP16 tensor-core arithmetic | {GPU.peak_flops / 1e12:,.0f} TFLOP/s |\n"
         f"| on-chip memory (SRAM: L1 + shared, small and fast) "
-        f"| {GPU.sram_per_sm // 1024} KB per SM × {GPU.sms} SMs "
-        f"= {GPU.sram_per_sm * GPU.sms / 2 ** 20:.1f} MB |\n"
+        f"| {GPU.sram_per_sm / 1e3:,.1f} kB per SM × {GPU.sms} SMs "
+        f"= {mb(GPU.sram_per_sm * GPU.sms)} |\n"
         f"| ridge point: FLOP/s ÷ bytes/s | **{plain.ridge:.0f} FLOPs per byte** |\n\n"
         # Measures down, the two algorithms across: three columns fit a phone (six ran off its edge).
         f"| One head, N = {n:,}, d = {d} | plain | tiled, $B_c$ = {bc} |\n| :--- | ---: | ---: |\n"
@@ -232,9 +231,10 @@ def why_memory(t: flash_attention.Traffic, n: int, d: int, bc: int, fits: bool) 
                    "above), so no real run reaches that count."))
 
 
+frame.header()
+shown = frame.steps(Step.labels())
 tiles(shown)
 traffic(shown)
-
 frame.trap()
 frame.check("approximation")
 frame.footer()

@@ -13,7 +13,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.lessons import kv_cache
 from ui.lessons.kv_cache import GPU, LENGTHS, WORDS
-from ui.numbers import written
+from ui.numbers import counted, written
 from ui.steps import Steps
 
 MODELS = {m.name: m for m in core.MODEL_SHAPES}
@@ -84,11 +84,11 @@ def same_outputs(run: kv_cache.ToyRun, t: int) -> None:
     st.markdown(f"Every output up to step {t}, cached against recomputed from scratch: {said}.")
     total_c, total_u = int(run.cached[:t].sum()), int(run.uncached[:t].sum())
     ratio = uncached / cached
-    st.markdown(f"Step {t} with the cache projects one token and scores one query against {t} keys: "
-                f"**{cached:,}** multiply-adds. Recomputing projects all {t} tokens and scores {t} queries against "
-                f"{t} keys: **{uncached:,}**, " + ("the same work at the first step" if t == 1 else
-                                                  f"{ratio:.1f}× as many") +
-                f". Over steps 1 to {t}: {total_c:,} against {total_u:,}.")
+    more = "the same work at the first step" if t == 1 else f"{ratio:.1f}× as many"
+    st.markdown(f"Step {t} with the cache projects one token and scores one query against {counted(t, 'key')}: "
+                f"**{cached:,}** multiply-adds. Recomputing projects {counted(t, 'token')} and scores "
+                f"{counted(t, 'query', 'queries')} against {counted(t, 'key')}: **{uncached:,}**, {more}. "
+                f"Over steps 1 to {t}: {total_c:,} against {total_u:,}.")
     chart(built(work_figure, run.cached, run.uncached, t),
           "Per step, the cached work grows by the same amount each step (like t); recomputing grows faster "
           "each step (like t²). The dotted line is the step shown.",

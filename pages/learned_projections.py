@@ -131,9 +131,10 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
     left, right = st.columns(2)
     with left:
         sv = core.singular_values(learned.M)
+        nonzero = int(np.count_nonzero(sv))
         chart(built(singular_values_figure, sv, d_k_now),
-              f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {np.count_nonzero(sv)} of its "
-              f"{sv.size} singular values are non-zero (those under the largest × {D_MODEL} × 2.2 × 10⁻¹⁶ "
+              f"M is {D_MODEL}×{D_MODEL} and has rank {learned.rank}: {nonzero} of its {sv.size} singular values "
+              f"{'is' if nonzero == 1 else 'are'} non-zero (those under the largest × {D_MODEL} × 2.2 × 10⁻¹⁶ "
               "are rounding noise and print as 0).",
               lambda: table(learned.M, DATA["features"], DATA["features"]), key=frame.key("fig_sv"))
     with right:

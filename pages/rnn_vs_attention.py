@@ -61,7 +61,9 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
     if steps < 1:
         return "With one token there is no chain to cross."
     log_rate = (r.rnn_log10[0] - r.rnn_log10[-1]) / steps        # log₁₀ of the factor per step
-    verb = "shrinks" if log_rate < 0 else "grows"
+    factor = from_log10(log_rate)
+    change = (f"its gradient {'shrinks' if log_rate < 0 else 'grows'} by about ×{factor} per step"
+              if factor != "1" else "its gradient keeps about the same size from step to step")
     return (f"**Why the real RNN {'fades' if log_rate < 0 else 'grows'} at ‖J‖ = {rho:.2f}.** The bound lets every "
             f"step stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ (the "
             f"step's Jacobian: how a small change in one state moves the next), and tanh's "
@@ -69,8 +71,7 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
             f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
             f"{from_log10(f.log10_product)}. Even that is only a ceiling: successive Jacobians stretch different "
             f"directions, so the norm of their product is at most, and usually far below, the product of their norms. "
-            f"Measured, token 1 reaches the last state at {from_log10(r.rnn_log10[0])}: its gradient {verb} by about "
-            f"×{from_log10(log_rate)} per step.")
+            f"Measured, token 1 reaches the last state at {said(r.rnn_log10[0])}: {change}.")
 
 
 def the_bound(rho: float, steps: int, length: int) -> None:

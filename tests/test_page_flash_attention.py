@@ -156,3 +156,16 @@ def test_the_trap_check_gives_feedback_on_every_option():
     at = open_page(PAGE)
     assert not any(r.key == "flash_attention__check__approximation" for r in at.radio), "held back until revealed"
     feedback_follows_the_marked_answer(reveal(at), PAGE, "approximation")
+
+
+def test_sizes_are_decimal_throughout_and_one_key_is_singular():
+    """Issue 47 item 11: on-chip memory in decimal MB like every other size (not MiB beside MB), and a block of
+    one key says "1 key"."""
+    at = open_page(PAGE)
+    said = texts(at)
+    gpu = A100_SXM_40GB
+    assert f"= {gpu.sram_per_sm * gpu.sms / 1e6:,.1f} MB" in said
+    assert f"{gpu.sram_per_sm * gpu.sms / 2 ** 20:.1f} MB" not in said and " KB" not in said
+    at = open_page(PAGE, fa_block="1")
+    said = texts(at)
+    assert "over its 1 key." in said and "1 keys" not in said

@@ -176,3 +176,11 @@ def test_every_model_shown_is_a_published_one_with_its_window():
     grouped = [s for s in MODEL_SHAPES if s.n_kv_heads < s.n_heads]
     at.radio(key="kv_model").set_value(grouped[0].name).run()
     assert "(its published configuration)" in texts(at)
+
+
+def test_the_first_step_counts_one_key_one_query_and_one_token():
+    """Issue 47 item 11: at t = 1, "1 key", "1 query", "1 token", never "1 keys"."""
+    at = reveal(open_page(PAGE, kv_step="1"), PAGE)
+    said = texts(at)
+    assert "against 1 key:" in said and "projects 1 token and scores 1 query against 1 key" in said
+    assert not re.search(r"\b1 (keys|queries|tokens)\b", said)

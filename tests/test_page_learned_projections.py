@@ -82,3 +82,14 @@ def test_prediction_gates_the_learned_heatmap():
 def test_check_gives_feedback_on_every_option_and_success_only_on_the_marked_one():
     at = apptest.reveal(open_page("learned_projections"), "learned_projections")  # the check waits
     apptest.feedback_follows_the_marked_answer(at, "learned_projections", "symmetric")
+
+
+def test_one_non_zero_singular_value_takes_a_singular_verb():
+    """Issue 47 item 11: at dₖ = 1, "1 of its 4 singular values is non-zero", never "… are"."""
+    at = revealed()
+    at.radio(key="lp_mode").set_value("random, from a seed").run()
+    at.slider(key="lp_dk").set_value(1).run()
+    said = " ".join(c.value for c in at.caption)
+    assert "1 of its 4 singular values is non-zero" in said and "values are non-zero" not in said.split("1 of")[1]
+    at.slider(key="lp_dk").set_value(3).run()
+    assert "3 of its 4 singular values are non-zero" in " ".join(c.value for c in at.caption)
