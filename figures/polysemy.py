@@ -161,7 +161,8 @@ def dimension_lines(dims: list[int], dist_a: list[float], dist_b: list[float], d
 
 # Groups keep one colour each; an ambiguous word wears the neutral grey of static vectors.
 GLOVE_DOT, GLOVE_STAR = 10, 14                    # markers, px across
-GLOVE_COLOURS = [palette.VALUE, palette.QUERY, palette.KEY, palette.SCALED, palette.SCORES]
+GLOVE_COLOURS = [palette.VALUE, palette.QUERY, palette.SCALED, palette.SCORES]      # the map's own groups' colours
+SAME_GROUP = {"money": "finance"}                 # the GloVe word list's name for a group of the 2-D map
 
 
 def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
@@ -182,7 +183,9 @@ def glove_pca_figure(words: list[str], coords: np.ndarray, groups: list[str],
     traces = []
     for group in dict.fromkeys(groups):
         idx = [i for i, g in enumerate(groups) if g == group]
-        colour = palette.NEUTRAL if group == ambiguous else next(colours)
+        # A group the 2-D map also draws (river; money, its finance) keeps that map's colour on this one too.
+        colour = (palette.NEUTRAL if group == ambiguous else GROUP_COLOURS.get(SAME_GROUP.get(group, group))
+                  or next(colours))
         traces.append({
             "type": "scatter", "x": coords[idx, 0], "y": coords[idx, 1], "mode": "markers+text", "name": escape(group),
             "text": [texts[i] for i in idx], "textposition": [places[i] for i in idx],

@@ -10,6 +10,7 @@ from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
 from ui.lessons import polysemy
+from ui.numbers import counted, fixed
 from ui.real_vectors import render_real_vectors
 from ui.steps import Steps
 
@@ -32,6 +33,25 @@ def trim_context() -> None:
 # small for the weights to differ visibly (at 0.5 they were 0.35, 0.32, 0.33: plain averaging).
 DEFAULT_TEMPERATURE = 0.05
 SOFTMAX_EXAMPLE = [12.0, 8.0, 2.0]                               # raw scores, as in the classic worked example
+
+
+def lean_words(d_river: float, d_finance: float) -> str:
+    """Which sense z leans to, from its two distances; a tie (equal to the digits shown) is said as one."""
+    if fixed(d_river, 4) == fixed(d_finance, 4):
+        return "both senses pull equally, so it leans **neither** way."
+    return f"it leans **{'river' if d_river < d_finance else 'finance'}**."
+
+
+def top_share_words(weights: np.ndarray, tokens: list[str], temperature: float) -> str:
+    """Bank's largest share of attention and who gets it, every token of a tie named."""
+    if len(tokens) == 1:
+        return f"With only one token to attend to, **{literal(tokens[0])}**, bank gives it all of its attention."
+    top = float(weights.max())
+    winners = [t for t, w in zip(tokens, weights, strict=True) if np.isclose(w, top, rtol=0, atol=1e-9)]
+    who = (f"**{literal(winners[0])}**" if len(winners) == 1 else
+           ", ".join(f"**{literal(t)}**" for t in winners[:-1]) + f" and **{literal(winners[-1])}** (a tie)")
+    return (f"At T = {temperature:g}, over {counted(len(tokens), 'token')}, bank's largest share of attention, "
+            f"{top:.1%}{' each' if len(winners) > 1 else ''}, goes to {who}.")
 
 
 def power(x: float) -> str:
@@ -129,10 +149,11 @@ def context(vocab: dict, static: np.ndarray) -> None:
                                     "αⱼ xⱼ (finance-ish)": trace.contributions[:, 0],
                                     "αⱼ xⱼ (nature-ish)": trace.contributions[:, 1]},
                                    index=pd.Index(tokens, name="token")), key=frame.key("fig_context"))
-        lean = "river" if d_river < d_finance else "finance" if d_finance < d_river else "neither"
-        st.markdown(f"z = Σ αⱼ xⱼ = **[{trace.z[0]:.4f}, {trace.z[1]:.4f}]**, moved "
-                    f"{np.linalg.norm(trace.shift):.4f} from the static point. It is now **{d_river:.4f}** from the "
-                    f"river sense and **{d_finance:.4f}** from the finance sense: it leans **{lean}**.")
+        st.markdown(f"z = Σ αⱼ xⱼ = **[{fixed(trace.z[0], 4)}, {fixed(trace.z[1], 4)}]**, moved "
+                    f"{fixed(np.linalg.norm(trace.shift), 4)} from the static point. It is now **{fixed(d_river, 4)}** "
+                    f"from the river sense and **{fixed(d_finance, 4)}** from the finance sense: "
+                    + lean_words(d_river, d_finance))
+        st.markdown(top_share_words(trace.weights, tokens, temperature))
         c1, c2, c3 = st.columns(3)
         # Short labels: a metric's label never wraps, and three share a row on a projector at 1024 px.
         c1.metric("z → river", f"{d_river:.4f}", f"{d_river - np.linalg.norm(static - sense_river):+.4f}",
@@ -140,7 +161,7 @@ def context(vocab: dict, static: np.ndarray) -> None:
         c2.metric("z → finance", f"{d_finance:.4f}",
                   f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse",
                   help="From z to the finance sense of bank; the change is from the static point.")
-        c3.metric("weights' entropy", f"{trace.entropy:.3f} nats",
+        c3.metric("weights' entropy", f"{fixed(trace.entropy, 3)} nats",
                   help=f"How evenly bank spreads its attention, in nats (entropy with the natural log): an even "
                        f"share over these tokens gives {np.log(len(tokens)):.3f} nats; all on one token, 0.")
 
