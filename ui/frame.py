@@ -331,6 +331,7 @@ class Frame:
         def move(by: int) -> None:
             st.session_state[key] = min(max(st.session_state.get(key, 1) + by, 1), len(labels))
 
+        classroom.console.draw(self.slug, labels, shown)   # a presenter's own console (never the projector's)
         with st.container(border=True, key=f"{key}__bar"):
             back, status, forward = st.columns([1, 3, 1], vertical_alignment="center")
             back.button("◀ Back", key=f"{key}__back", disabled=shown <= 1, on_click=move, args=(-1,))

@@ -118,6 +118,7 @@ def resume(slug: str) -> None:
     student moves. Called by the sidebar before the page draws its controls; a switch to the room's page
     ends this run, and the new page's run sets the controls."""
     s = state()
+    console.arrive()                                    # before a switch to the room's page drops the link
     if s.role != "presenter" or not s.resuming:
         return
     try:
