@@ -20,7 +20,8 @@ lessons = [p for p in page_index() if p.slug != "home"]
 visited = set(progress.visited())
 st.markdown(home.notes["how_to_use"].strip())
 st.markdown(home.notes["start"].strip())
-st.page_link(navigation.page(lessons[0].slug), label=f"Start: {lessons[0].title}", icon=":material/play_arrow:")
+st.page_link(navigation.page("first_look"), label=f"New here? Start with {load_lesson('first_look').title}",
+             icon=":material/play_arrow:")
 st.page_link(navigation.page("concept_check"), label="Before you start, and after: the concept check",
              icon=":material/quiz:")
 

@@ -150,3 +150,15 @@ def test_the_pass_caption_and_prediction_state_the_labs_numbers(revealed):
     assert len(fig["frames"]) == len(first_look.STAGES)
     last = fig["frames"][-1]["layout"]["title"]["text"].replace("<br>", " ")
     assert f"cosine {frames.same.output:.3f}" in last
+
+
+def test_the_lesson_map_sends_a_newcomer_here_and_the_navigation_lists_it_right_after_the_map():
+    from ui.content import page_index
+
+    order = [p.slug for p in page_index()]
+    assert order[:2] == ["home", SLUG] and page_index()[1].section == "Start here"
+    home = open_page("home")
+    links = {p.proto.label: p.proto.page for p in home.get("page_link")}
+    start = next(label for label in links if label.startswith("New here?"))
+    assert LESSON.title in start and links[start].rstrip("/").endswith(SLUG)
+    assert LESSON.title in texts(home)                               # the "where to start" line names it
