@@ -44,13 +44,16 @@ class Client:
     news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
     headers: dict[str, str] = field(default_factory=dict)          # sent with the websocket's upgrade request
     registered: set[str] = field(default_factory=set)   # run_every fragments the running full run registered
+    source: str | None = None                           # a loopback source address (e.g. "127.0.0.7"): one client
+                                                        # address per tab, as the server sees it (TCP peer)
 
     async def open(self) -> None:
         import websockets
 
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
                                            open_timeout=60, ping_interval=None,
-                                           additional_headers=self.headers or None)
+                                           additional_headers=self.headers or None,
+                                           **({"local_addr": (self.source, 0)} if self.source else {}))
         self.timers: dict[str, asyncio.Task] = {}
         self.reader = asyncio.create_task(self._read())
 
