@@ -83,9 +83,7 @@ def client_address(peer: str | None, forwarded_for: str | None,
             return str(first.network_address) if first is not None else None
         peer_ip = hosts[0].network_address             # a trusted proxy: its header is believed below
     if forwarded_for and any(peer_ip in network for network in trusted):
-        last = forwarded_for.split(",")[-1].strip()
-        try:
-            return str(ipaddress.ip_address(last))
-        except ValueError:
-            pass
+        last = _ip_of(forwarded_for.split(",")[-1])
+        if last is not None:
+            return str(last)
     return str(peer_ip)
