@@ -37,8 +37,21 @@ def dot_product_samples(d_k: int, n: int, rng: np.random.Generator) -> np.ndarra
 
 
 def random_score_rows(d_k: int, n_keys: int, n_rows: int, rng: np.random.Generator) -> np.ndarray:
-    """n_rows rows of n_keys raw scores q·k_j with unit-variance components. Returns [n_rows, n_keys]."""
-    return dot_product_samples(d_k, n_rows * n_keys, rng).reshape(n_rows, n_keys)
+    """n_rows rows of raw scores, each row one query q against n_keys keys k_j (one row of Q Kᵀ), every
+    component N(0, 1). Returns [n_rows, n_keys]; drawn in chunks of about 16 MB, as dot_product_samples."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError("rng must be a numpy.random.Generator (no global random state).")
+    d_k, n_keys, n_rows = int(d_k), int(n_keys), int(n_rows)
+    if min(d_k, n_keys, n_rows) < 1:
+        raise ValueError(f"d_k, n_keys and n_rows must be at least 1, got {d_k}, {n_keys}, {n_rows}.")
+    out = np.empty((n_rows, n_keys))
+    rows = max(1, _CHUNK // (d_k * (n_keys + 1)))
+    for start in range(0, n_rows, rows):
+        m = min(rows, n_rows - start)
+        q = rng.standard_normal((m, d_k))                  # [m, d_k]: one query per row
+        K = rng.standard_normal((m, n_keys, d_k))          # [m, n_keys, d_k]: that row's keys
+        out[start:start + m] = np.einsum("md,mkd->mk", q, K)
+    return out
 
 
 def dot_product_prefix_sums(max_d_k: int, n: int, rng: np.random.Generator) -> np.ndarray:

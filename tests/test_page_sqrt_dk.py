@@ -99,3 +99,31 @@ def test_a_revealed_prediction_is_graded_as_committed_here_too():
     from tests.test_page_polysemy import graded_once
 
     graded_once("sqrt_dk", "spread")
+
+
+def one_query_medians(d_k: int, n_keys: int, rows: int, seed: int) -> tuple[float, float]:
+    """Median entropy and median top weight of softmax over rows of one query against n_keys keys, drawn here."""
+    rng = np.random.default_rng([seed, 47])
+    q, K = rng.standard_normal((rows, 1, d_k)), rng.standard_normal((rows, n_keys, d_k))
+    scores = (q * K).sum(axis=-1)                                               # [rows, n_keys]
+    w = np.exp(scores - scores.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return float(np.median(-(w * np.log(w)).sum(axis=1))), float(np.median(w.max(axis=1)))
+
+
+def test_the_sweep_is_one_query_against_its_keys_as_the_page_says():
+    """Issue 47, item 5: the page says "one query and 16 keys"; at dₖ = 1 that gives a median top weight near
+    0.157, where a fresh query for every score gives about 0.25. The page's medians are over 300 rows: their
+    sampling spread is about 0.015 (top weight) and 0.03 nats (entropy)."""
+    from ui.lessons.sqrt_dk import N_KEYS
+
+    at = apptest.reveal(open_page("sqrt_dk"), "sqrt_dk")
+    assert "one query and 16 keys" in apptest.texts(at).lower()
+    entropy, top = one_query_medians(1, N_KEYS, 100_000, seed=0)
+    curves = {}
+    for key in ("sd_fig_entropy", "sd_fig_top"):
+        data = apptest.figure(at, key)["data"]
+        unscaled = next(t for t in data if t.get("name") == "unscaled")
+        curves[key] = dict(zip(unscaled["x"], unscaled["y"], strict=True))[1]
+    assert abs(curves["sd_fig_top"] - top) < 0.045
+    assert abs(curves["sd_fig_entropy"] - entropy) < 0.08
