@@ -73,10 +73,29 @@ def test_the_page_shows_every_term_with_its_anchor_and_links_to_its_lessons():
     assert headings == [(t.name, t.anchor) for t in TERMS]
     shown = texts(at)
     titles = {p.slug: p.title for p in page_index()}
-    for t in TERMS:
-        for slug in t.lessons:
-            assert (f"[{titles.get(slug)}](./{slug})" in shown) == (slug in titles), (t.name, slug)
+    links = [(p.proto.label, p.proto.page) for p in at.main.get("page_link")]
+    assert links == [(titles[slug], slug) for t in TERMS for slug in t.lessons if slug in titles]
     assert f"All {len(TERMS)} terms" in shown
+
+
+def test_lesson_links_open_in_the_same_tab():
+    """Polish (issue 47): a Markdown link opens a new tab; the lessons are page links, as in the sidebar."""
+    at = open_page(PAGE)
+    assert at.main.get("page_link")
+    assert not [m.value for m in at.main.markdown if re.search(r"\]\(\./", m.value)]
+
+
+def test_search_finds_british_and_american_spellings_alike():
+    """Polish (issue 47): "normalization" finds what says "normalisation", and the other way round."""
+    british = [t.name for t in TERMS if "normalis" in t.text.casefold() or "normalis" in t.name.casefold()]
+    assert british, "the glossary spells normalisation the British way somewhere"
+    for typed in ("normalization", "normalisation", "NORMALIZATION"):
+        assert set(british) <= {t.name for t in matching(TERMS, typed)}, typed
+    at = open_page(PAGE)
+    at.text_input(key="gl_search").set_value("normalization").run()
+    assert set(british) <= {h.value for h in at.main.subheader}
+    plain = [t.name for t in TERMS if "hour" in (t.name + " " + t.text).casefold()]
+    assert [t.name for t in matching(TERMS, "hour")] == plain          # "hour" is no British "hor"
 
 
 def test_search_keeps_the_matching_terms_and_escapes_what_was_typed():

@@ -220,10 +220,26 @@ def load_glossary() -> tuple[Term, ...]:
     return tuple(sorted(terms, key=lambda t: t.name.casefold()))
 
 
+# British and American spellings searched as one: normalisation/normalization, analyse/analyze, colour/color.
+# Applied to the query and to the entries alike; three letters before the ending keep "hour", "your", "rise" out.
+_SPELLING = ((re.compile(r"(?<=[a-z]{3})is(e|ed|es|er|ers|ing|ation|ations)\b"), r"iz\1"),
+             (re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing)\b"), r"yz\1"),
+             (re.compile(r"(?<=[a-z]{3})our(s|ed|ing)?\b"), r"or\1"))
+
+
+def spelling(text: str) -> str:
+    """``text`` casefolded, runs of spaces made one, and British endings written the American way."""
+    text = " ".join(text.split()).casefold()
+    for pattern, american in _SPELLING:
+        text = pattern.sub(american, text)
+    return text
+
+
 def matching(terms: tuple[Term, ...], query: str) -> tuple[Term, ...]:
-    """The terms whose name or explanation holds ``query`` (case and runs of spaces ignored); all for an empty one."""
-    wanted = " ".join(query.split()).casefold()
-    return tuple(t for t in terms if wanted in t.name.casefold() or wanted in " ".join(t.text.split()).casefold())
+    """The terms whose name or explanation holds ``query`` (case, runs of spaces and British or American spelling
+    ignored); all for an empty one."""
+    wanted = spelling(query)
+    return tuple(t for t in terms if wanted in spelling(t.name) or wanted in spelling(t.text))
 
 
 LABELS_FILE = LESSONS_DIR / "control_labels.toml"
