@@ -5,7 +5,8 @@ import streamlit as st
 from ui import entry, heap, navigation
 
 entry.use_navigation_only()
-st.set_page_config(page_title="Attention, made tangible", page_icon=navigation.ICON, layout="wide")
+# No page_title: set here it would name every tab; without it each tab takes its page's title (the lesson's).
+st.set_page_config(page_icon=navigation.ICON, layout="wide")
 sections = navigation.navigation_pages()
 # Expanded: with more than twelve pages a collapsed menu hides some behind "View more"; every lesson shows.
 st.navigation(sections, expanded=True).run()

@@ -68,3 +68,20 @@ def test_the_sidebar_shows_every_lesson_without_view_more(monkeypatch):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     assert not at.exception and calls
     assert all(c.get("expanded") is True and c.get("position", "sidebar") == "sidebar" for c in calls)
+
+
+def test_each_browser_tab_is_named_after_its_lesson():
+    """Polish (issue 47): a page_title given to st.set_page_config names every tab the same (the browser keeps it
+    over the page's own title); with none, Streamlit names each tab after the page's title, the lesson's."""
+    import ast
+
+    for path in [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "set_page_config":
+                assert "page_title" not in {k.arg for k in node.keywords}, path
+    at = AppTest.from_string(PROBE, default_timeout=60).run()
+    titles = json.loads(at.text[0].value)["titles"]
+    from ui.content import load_lesson
+
+    lessons = [(title, p.slug) for title, p in zip(titles, page_index(), strict=True) if p.slug != "home"]
+    assert all(title == load_lesson(slug).title for title, slug in lessons)   # home's tab: "Lesson map", its name
