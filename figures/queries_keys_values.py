@@ -18,7 +18,8 @@ def scores_and_weights(labels: list[str], scores: np.ndarray, weights: np.ndarra
     Traces: scores (x axis ``x``), weights (``x2``); both on the one reversed y axis, in table order."""
     s, w = np.asarray(scores, dtype=float), np.asarray(weights, dtype=float)
     lo, hi = min(0.0, float(s.min())), max(0.0, float(s.max()))
-    pad = 0.25 * max(hi - lo, 1e-9)
+    # All scores 0 (a query of zeros) give no span: a 1-wide axis then, not one 10⁻⁹ wide ticked "100p".
+    pad = 0.25 * (hi - lo if hi - lo >= 1e-3 else 1.0)
     rows = [wrapped(t) for t in labels]
 
     def bars(values: np.ndarray, colour: str, name: str, axis: str) -> dict:

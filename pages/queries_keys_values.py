@@ -29,6 +29,18 @@ class Step(Steps):
     LOOKS_AWAY = "A token that looks away from itself"
 
 
+def most_weight(titles: list[str], weights: np.ndarray) -> str:
+    """Who gets the most weight, every video of a tie named, and all of them when the weights are even."""
+    top = float(weights.max())
+    winners = [t for t, w in zip(titles, weights, strict=True) if np.isclose(w, top, rtol=1e-9, atol=0)]
+    if len(winners) == len(titles):
+        return f"Every video gets the same weight, {top:.1%} each: the scores tie."
+    if len(winners) == 1:
+        return f"Most weight: **{winners[0]}** ({top:.1%})."
+    return ("Most weight, a tie: " + ", ".join(f"**{t}**" for t in winners[:-1]) + f" and **{winners[-1]}**, "
+            f"{top:.1%} each.")
+
+
 frame = lesson("queries_keys_values")
 frame.header()
 shown = frame.steps(Step.labels())
@@ -56,7 +68,6 @@ def lookup(library: dict) -> None:
 
     hit = core.hard_lookup(q, K)
     soft = core.soft_lookup(q, K, V, temperature=temperature)
-    best = int(np.argmax(soft.weights))
 
     left, right = st.columns(2)
     with left:
@@ -70,7 +81,7 @@ def lookup(library: dict) -> None:
                        icon=":material/check_circle:")
     with right:
         st.markdown("#### Soft lookup: scores → softmax → blend")
-        st.success(f"Most weight: **{titles[best]}** ({soft.weights[best]:.1%}). Blended value: "
+        st.success(most_weight(titles, soft.weights) + " Blended value: "
                    + ", ".join(f"{n} {v:.3f}" for n, v in zip(value_names, soft.output, strict=True)),
                    icon=":material/blur_on:")
 

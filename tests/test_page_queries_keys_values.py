@@ -118,3 +118,45 @@ def test_tampered_query_params_fall_back():
     at = open_page(**{"qkv_q1": "1e309", "qkv_temp": "-3", "qkv_same": "<b>"})
     assert not at.exception
     assert at.slider(key="qkv_q1").value == 1.0 and at.select_slider(key="qkv_temp").value == 0.5
+
+
+# ── Ties said as ties, and a readable score axis at q = 0 (issue 47, item 6) ────────────────────────────────────
+def library_scores(q: list[float]):
+    import numpy as np
+    import pandas as pd
+
+    from ui.lessons.queries_keys_values import LIBRARY_FILE
+
+    library = pd.read_csv(LIBRARY_FILE, comment="#", skipinitialspace=True).set_index("title")
+    K = library[[c for c in library.columns if c.startswith("k_")]].to_numpy(float)
+    return list(library.index), K @ np.asarray(q)
+
+
+def lookup_text(at) -> str:
+    return next(s.value for s in at.success if "Blended value" in s.value)
+
+
+def test_a_query_of_zeros_gives_every_video_the_same_weight_and_names_no_winner():
+    at = open_page()
+    for i in range(1, 5):
+        at.slider(key=f"qkv_q{i}").set_value(0.0).run()
+    titles, scores = library_scores([0, 0, 0, 0])
+    assert (scores == 0).all()
+    said = lookup_text(at)
+    assert "Most weight: **" not in said and f"{1 / len(titles):.1%} each" in said
+    ticks = apptest.figure(at, "qkv_fig_lookup")["layout"]["xaxis"]["range"]
+    assert ticks[1] - ticks[0] >= 0.1                         # not a span of 10⁻⁹, ticked "100p, 200p"
+
+
+def test_two_tied_videos_at_low_temperature_are_both_named():
+    at = open_page()
+    for i in range(1, 5):
+        at.slider(key=f"qkv_q{i}").set_value(-1.0).run()
+    at.select_slider(key="qkv_temp").set_value(0.02).run()
+    titles, scores = library_scores([-1, -1, -1, -1])
+    winners = [t for t, s in zip(titles, scores, strict=True) if s == scores.max()]
+    said = lookup_text(at)
+    if len(winners) > 1:
+        assert "a tie" in said and all(f"**{w}**" in said for w in winners)
+    else:
+        assert said.startswith(f"Most weight: **{winners[0]}**")
