@@ -176,3 +176,23 @@ def test_the_weight_table_matches_the_sliders_once_opened():
     at.session_state["cb_fig_simplex__numbers"] = True
     weights = at.run().dataframe[0].value["weight"].to_numpy()
     assert weights.sum() == pytest.approx(1.0) and len(weights) == 3
+
+
+def test_the_check_and_trap_do_not_claim_a_blend_points_along_a_token():
+    """Issue 47, item 7. A counter-example computed here: the page's own blend (0.6, 0.3, 0.1) of its own tokens
+    stays inside their hull yet points in a direction none of them points in. So the lesson may say z stays in
+    the hull, but must not say it cannot point "somewhere none of the tokens points"."""
+    import re
+
+    from ui.content import load_lesson
+
+    SEED_X = np.array([[0.10, 0.90], [0.45, 0.70], [0.20, 0.80]])          # the page's river, bank, muddy
+    z = np.array([0.6, 0.3, 0.1]) @ SEED_X
+    angles = np.degrees(np.arctan2(SEED_X[:, 1], SEED_X[:, 0]))
+    z_angle = np.degrees(np.arctan2(z[1], z[0]))
+    assert np.all(np.abs(angles - z_angle) > 0.1)                    # a direction of its own …
+    assert angles.min() <= z_angle <= angles.max()                   # … within the tokens' fan
+    lesson = load_lesson("convex_blending")
+    check = lesson.check("new_direction")
+    claims = " ".join([lesson.trap, check.prompt, *(c.text for c in check.choices if c.correct)])
+    assert not re.search(r"(?i)none of the (three )?tokens points|pointing somewhere new", claims)
