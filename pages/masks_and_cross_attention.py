@@ -22,6 +22,8 @@ W_Q, W_K = PROMPT["strength"] * np.eye(D), np.eye(D)
 SENTENCE = ["the", "cat", "sat", "down"]
 SEED_SCORES = np.array([[2.0, 0.5, 1.0, 0.0], [1.0, 2.0, 0.5, 1.5], [0.5, 1.5, 1.0, 2.0], [0.0, 1.0, 2.0, 1.0]])
 MAX_T = 8
+MAX_PAD = 4                               # [PAD] tokens the padding slider can add after the sentence
+CIRCLED = "①②③④⑤⑥"
 BALL_COLOURS, GROUND_COLOURS = ["red", "blue", "yellow", "green"], ["green", "brown", "yellow"]
 
 
@@ -36,13 +38,11 @@ class Step(Steps):
 
 
 frame = lesson("masks_and_cross_attention")
-frame.header()
-step = frame.steps(Step.labels())
 
 
 def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: bool) -> None:
     """Section ②: how much weight each token put on later tokens, without the mask and with it ([T, T] each)."""
-    st.subheader("② Why a decoder needs it")
+    st.subheader(f"{CIRCLED[1]} Why a decoder needs it")
     frame.note("decoder")
     T = len(labels)
     future = np.triu(free, k=1).sum(axis=1)
@@ -56,25 +56,36 @@ def decoder(free: np.ndarray, masked: np.ndarray, labels: list[str], causal: boo
 # redraw the unmasked and masked weights above.
 @frame.fragment
 def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) -> None:
-    """Section ③ below its heading: [PAD] keys at the end of the typed scores S [T, T] get weight 0, on top of
-    ``mask``."""
+    """Section ③ below its heading: [PAD] tokens appended after the typed scores S [T, T], their keys at weight 0,
+    on top of the causal mask when it is on. A [PAD]'s scores are 0: the mask makes any value irrelevant."""
     T = len(labels)
-    pad = frame.control(st.slider, "pad", "Padding tokens at the end", 0, T - 1, min(1, T - 1),
+    pad = frame.control(st.slider, "pad", "Padding tokens added at the end", 0, MAX_PAD, 1,
                         help="Short sentences in a batch are filled up to the longest with [PAD] tokens.")
-    real = np.arange(T) < T - pad
-    pad_labels = [lab if real[i] else "[PAD]" for i, lab in enumerate(labels)]
-    full = core.padding_mask(real) & mask
-    eye = np.eye(T)
-    padded = core.scaled_dot_product_attention(S, eye, eye, mask=full, scale=False)
+    n = T + pad
+    real = np.arange(n) < T
+    pad_labels = [*labels, *(["[PAD]"] * pad)]
+    padded_scores = np.zeros((n, n))
+    padded_scores[:T, :T] = S
+    full = core.padding_mask(real) & (core.causal_mask(n) if causal else np.ones((n, n), dtype=bool))
+    eye = np.eye(n)
+    padded = core.scaled_dot_product_attention(padded_scores, eye, eye, mask=full, scale=False)
     chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
                 "Padding mask" + (" and causal mask" if causal else "")),
           ("No padding: every key keeps its weight." if pad == 0 else
-           f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row. The [PAD] rows are still "
-           "computed, and their outputs are simply never used."), lambda: table(padded.weights, pad_labels, pad_labels),
+           f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row, so the sentence's rows "
+           "keep the weights above. The [PAD] rows are still computed, and their outputs are simply never used."),
+          lambda: table(padded.weights, pad_labels, pad_labels),
           key=frame.key("fig_pad"))
 
 
 # One fragment: the scores, the causal switch and the padding drive every chart of ①–③ (under ①'s heading).
+def causal_section(step: int) -> None:
+    """Section ① under its heading (outside the scores' fragment: the heading never changes there)."""
+    st.subheader(f"{CIRCLED[0]} The causal mask on your scores")
+    frame.note("causal")
+    masks(step)
+
+
 @frame.fragment
 def masks(step: int) -> None:
     left, right = st.columns([2, 1])
@@ -120,14 +131,14 @@ def masks(step: int) -> None:
     if step >= Step.DECODER:
         decoder(free.weights, masked.weights, labels, causal)
     if step >= Step.PADDING:
-        st.subheader("③ Padding")                      # outside the slider's fragment: it never changes
+        st.subheader(f"{CIRCLED[2]} Padding")          # outside the slider's fragment: it never changes
         frame.note("padding")
         padding(S, mask, labels, causal)
 
 
-def wirings(n_words: int) -> None:
-    """Section ⑤: where Q, K and V come from, for each use of the one function."""
-    st.subheader("⑤ One function, three wirings")
+def wirings(n_words: int, number: int) -> None:
+    """The last section: where Q, K and V come from, for each use of the one function."""
+    st.subheader(f"{CIRCLED[number - 1]} One function, three wirings")
     frame.note("one_function")
     # A Markdown table, not st.dataframe: words only, and a data grid is re-rendered on every move of the
     # ball or the prompt, which rerun this section.
@@ -142,8 +153,15 @@ def wirings(n_words: int) -> None:
 
 
 # One fragment: the prompt and the picture drive the cross-attention charts (under ④'s heading).
+def cross_section(step: int, number: int) -> None:
+    """Cross-attention under its heading (outside the prompt's fragment: the heading never changes there)."""
+    st.subheader(f"{CIRCLED[number - 1]} Cross-attention: image patches ask the prompt")
+    frame.note("cross")
+    cross(step, number)
+
+
 @frame.fragment
-def cross(step: int) -> None:
+def cross(step: int, number: int) -> None:
     prompt = frame.control(st.text_input, "prompt", "Prompt", PROMPT["prompt"], max_chars=PROMPT["max_chars"],
                            help=f"At most {PROMPT['max_words']} words from the page's little vocabulary.")
     a, b, c, d = st.columns(4)
@@ -191,16 +209,21 @@ def cross(step: int) -> None:
         f"a {what} patch spreads evenly over the words ({ca.weights[i].max():.2f} each)"
         for what, i in (("ball", first["round"]), ("ground", first["ground"]), ("sky", first["sky"]))) + ".")
     if step >= Step.WIRINGS:
-        wirings(len(words))
+        wirings(len(words), number + 1)
 
-st.subheader("① The causal mask on your scores")
-frame.note("causal")
-masks(step)
+
+def cross_number(step: int) -> int:
+    """Cross-attention's section number: after ①, and after ② and ③ once they show (after the reveal), so the
+    numbers on the page never jump."""
+    revealed = frame.revealed("causal_rows")
+    return 2 + (revealed and step >= Step.DECODER) + (revealed and step >= Step.PADDING)
+
+
+frame.header()
+step = frame.steps(Step.labels())
+causal_section(step)
 if step >= Step.CROSS:
-    st.subheader("④ Cross-attention: image patches ask the prompt")
-    frame.note("cross")
-    cross(step)
-
+    cross_section(step, cross_number(step))
 frame.trap()
 frame.check("masking_deletes")
 frame.footer()

@@ -80,21 +80,40 @@ def test_your_own_scores_and_bad_ones():
         assert not at.exception and at.error, bad
 
 
-def test_padding_blocks_the_last_keys_in_every_row():
+def test_padding_appends_pad_tokens_whose_keys_get_nothing():
+    """Issue 47 polish: [PAD] tokens are added after "down", never put in its place; the sentence's own rows keep
+    exactly the causal weights, and every row gives the [PAD] keys 0."""
     at = revealed()
-    for pad in (1, 2):
+    for pad in (1, 2, 4):
         at.slider(key="mk_pad").set_value(pad).run()
-        real = np.arange(4) < 4 - pad
-        mask = core.padding_mask(real) & core.causal_mask(4)
+        n = 4 + pad
+        padded = np.zeros((n, n))
+        padded[:4, :4] = SEED
+        real = np.arange(n) < 4
+        mask = core.padding_mask(real) & core.causal_mask(n)
         got = np.nan_to_num(z(at, "mk_fig_pad"))
-        np.testing.assert_allclose(got, softmax_rows(SEED, mask), atol=1e-12)
+        assert got.shape == (n, n)
+        np.testing.assert_allclose(got, softmax_rows(padded, mask), atol=1e-12)
+        np.testing.assert_allclose(got[:4, :4], softmax_rows(SEED, core.causal_mask(4)), atol=1e-12)
         assert np.all(got[:, ~real] == 0)
-        assert figure(at, "mk_fig_pad")["data"][0]["x"][-pad:] == ["[PAD]"] * pad
+        assert figure(at, "mk_fig_pad")["data"][0]["x"] == ["the", "cat", "sat", "down", *["[PAD]"] * pad]
         said = [c.value for c in at.caption]
         assert any(s.startswith(f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0") for s in said), said
     at.slider(key="mk_pad").set_value(0).run()
     assert np.all(np.nan_to_num(z(at, "mk_fig_pad")).sum(axis=1) > 0.999)
     assert any(c.value.startswith("No padding") for c in at.caption)
+
+
+def test_sections_are_numbered_without_a_jump_before_and_after_the_reveal():
+    """Issue 47 polish: before the reveal ② and ③ wait, so cross-attention is ②, not ④."""
+    circled = "①②③④⑤⑥"
+
+    def numbers(at):
+        return [h.value[0] for h in at.main.subheader if h.value[:1] in circled]
+
+    for at in (open_page(SLUG), revealed()):
+        shown = numbers(at)
+        assert shown == list(circled[: len(shown)]) and len(shown) >= 3, shown
 
 
 def cross_reference(words, ball=(1, 1), ball_colour="red", ground="green"):
