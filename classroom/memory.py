@@ -28,6 +28,7 @@ from classroom.store import (
     MAX_POLLS,
     MAX_ROOMS,
     NEW_STUDENTS,
+    PRESENTER_GONE_S,
     REJOIN_GRACE_S,
     RESULTS_TTL_S,
     ROOM_IDLE_S,
@@ -78,6 +79,7 @@ class _Room:
     known: set[str] = field(default_factory=set)  # hashed addresses that found it
     code: str = ""
     addresses: dict[str, str] = field(default_factory=dict)   # follower id -> the hashed address it joined from
+    presenter_here: float = 0.0                  # the presenter's last action or panel read
 
     def live_followers(self, now: float) -> set[str]:
         return {f for f, seen in self.followers.items() if now - seen <= FOLLOWER_TTL_S}
@@ -129,6 +131,7 @@ class MemoryRoomStore(MemoryQuestions):
         if not _key_matches(room.key_hash, key):
             raise NotPresenter("Only the presenter of this class can do that.")
         room.presenter_seen = room.active = max(room.active, now)
+        room.presenter_here = max(room.presenter_here, now)
         return room
 
     def _close(self, code: str, now: float) -> None:
@@ -148,9 +151,10 @@ class MemoryRoomStore(MemoryQuestions):
                 self._close(code, now)
 
     def _evict_idle(self, now: float) -> bool:
-        """At the room limit: close the most idle room, if it has been idle for EVICT_IDLE_S."""
-        code = min(self._rooms, key=lambda c: self._rooms[c].active, default=None)
-        if code is None or now - self._rooms[code].active < EVICT_IDLE_S:
+        """At the room limit: close the idlest room whose presenter is gone (unheard from for PRESENTER_GONE_S)."""
+        gone = [c for c, room in self._rooms.items() if now - room.presenter_here > PRESENTER_GONE_S]
+        code = min(gone, key=lambda c: self._rooms[c].active, default=None)
+        if code is None:
             return False
         self._close(code, now)
         return True
@@ -181,7 +185,8 @@ class MemoryRoomStore(MemoryQuestions):
             code = _new_code()
             while code in self._rooms or code in self._ended:
                 code = _new_code()
-            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now, active=now, owner=owner, code=code)
+            self._rooms[code] = _Room(_key_hash(key), presenter_seen=now, active=now, owner=owner, code=code,
+                                      presenter_here=now)
             if address is not None:
                 self._counts.started(owner, now)
         return code, key
@@ -294,9 +299,12 @@ class MemoryRoomStore(MemoryQuestions):
             for stale in [a for a, m in self._students.items() if not m or max(m.values()) < now - FOLLOWER_TTL_S]:
                 del self._students[stale]
 
-    def follower_count(self, code: str, now: float) -> int:
+    def follower_count(self, code: str, now: float, *, key: str | None = None) -> int:
         with self._lock:
-            return len(self._live(code, now).live_followers(now))
+            room = self._live(code, now)
+            if key is not None and _key_matches(room.key_hash, key):
+                room.presenter_here = max(room.presenter_here, now)
+            return len(room.live_followers(now))
 
     def lock(self, code: str, key: str, now: float) -> None:
         with self._lock:

@@ -24,6 +24,7 @@ from classroom.store import (
     MAX_ROUNDS,
     NEW_STUDENTS_PER_ADDRESS,
     NEW_STUDENTS_WINDOW_S,
+    PRESENTER_GONE_S,
     REJOIN_GRACE_S,
     RESULTS_TTL_S,
     ROOM_IDLE_S,
@@ -47,12 +48,13 @@ _CONSTANTS = {
     "KEEP_ADDRESS": KEEP_PER_ADDRESS, "BACKOFF_BASE": BACKOFF_BASE_S, "BACKOFF_MAX": BACKOFF_MAX_S,
     "KNOWN_MAX": KNOWN_ADDRESSES_PER_ROOM, "MAX_ROUNDS": MAX_ROUNDS, "JOIN_TOKEN": JOIN_TOKEN_CHARS,
     "JOINS_ADDRESS": NEW_STUDENTS_PER_ADDRESS, "JOINS_WINDOW": NEW_STUDENTS_WINDOW_S,
+    "GONE_S": PRESENTER_GONE_S,
 }
 
 PRELUDE = """
 local R = KEYS[1]
 local NOW, CODE, P = tonumber(ARGV[1]), ARGV[2], ARGV[3]
-local ROOMS, ACTIVE = P .. 'rooms', P .. 'active'
+local ROOMS, ACTIVE, HERE = P .. 'rooms', P .. 'active', P .. 'here'
 local function room_key(code) return P .. 'room:{' .. code .. '}' end
 local function results_key(code) return P .. 'results:{' .. code .. '}' end
 -- The answers to question `id` of room `room` from followers present at `at`, and how many are present.
@@ -115,6 +117,7 @@ local function drop(room, code, ended)
              room .. ':final', room .. ':closed', room .. ':known', room .. ':check', room .. ':addr')
   redis.call('ZREM', ROOMS, code)
   redis.call('ZREM', ACTIVE, code)
+  redis.call('ZREM', HERE, code)
 end
 -- 0 when the room is alive at NOW; else -1 (no such room), -5 (its presenter left) or -8 (idle): deleted now.
 local function check_alive()
@@ -143,6 +146,7 @@ local function presenting()
   if not same(redis.call('HGET', R, 'key_hash'), ARGV[4]) then return -2 end
   redis.call('HSET', R, 'until', NOW + ROOM_TTL)
   redis.call('ZADD', ROOMS, 'XX', NOW + ROOM_TTL, CODE)
+  redis.call('ZADD', HERE, 'XX', 'GT', NOW, CODE)
   touch()
   if redis.call('TTL', R) < REDIS_TTL - 60 then       -- at most once a minute: every key of the room
     for _, s in ipairs({'', ':followers', ':polls', ':revealed', ':meta', ':final', ':closed', ':known',

@@ -29,10 +29,14 @@ if ARGV[6] ~= '' then
     return {-10, tostring(tonumber(oldest[2]) + 3600 - NOW)}
   end
 end
-if redis.call('ZCARD', ROOMS) >= tonumber(ARGV[5]) then     -- full: the idlest room goes, if idle enough
-  local idlest = redis.call('ZRANGE', ACTIVE, 0, 0, 'WITHSCORES')
-  if #idlest == 0 or tonumber(idlest[2]) > NOW - EVICT_S then return -3 end
-  drop(room_key(idlest[1]), idlest[1], NOW)
+if redis.call('ZCARD', ROOMS) >= tonumber(ARGV[5]) then     -- full: the idlest room whose presenter is gone goes
+  local idlest, when = nil, nil
+  for _, c in ipairs(redis.call('ZRANGEBYSCORE', HERE, '-inf', '(' .. (NOW - GONE_S))) do
+    local a = tonumber(redis.call('ZSCORE', ACTIVE, c) or '0')
+    if not when or a < when then idlest, when = c, a end
+  end
+  if not idlest then return -3 end
+  drop(room_key(idlest), idlest, NOW)
 end
 drop(R, CODE, false)
 redis.call('HSET', R, 'key_hash', ARGV[4], 'version', 1, 'page', '', 'step', 0, 'controls', '{}',
@@ -40,6 +44,7 @@ redis.call('HSET', R, 'key_hash', ARGV[4], 'version', 1, 'page', '', 'step', 0, 
 redis.call('EXPIRE', R, REDIS_TTL)
 redis.call('ZADD', ROOMS, NOW + ROOM_TTL, CODE)
 redis.call('ZADD', ACTIVE, NOW, CODE)
+redis.call('ZADD', HERE, NOW, CODE)
 if ARGV[6] ~= '' then
   redis.call('ZADD', O, NOW, CODE)
   redis.call('EXPIRE', O, REDIS_TTL)
@@ -215,9 +220,13 @@ touch()
 return 0
 """
 
-# -> how many followers beat within FOLLOWER_TTL (one ZCOUNT: Redis finds them by time)
+# ARGV[4]: the presenter's key hash ("" for none) -> how many followers beat within FOLLOWER_TTL (one ZCOUNT:
+# Redis finds them by time); with the presenter's key, the presenter is noted as here
 FOLLOWERS = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
+if ARGV[4] ~= '' and same(redis.call('HGET', R, 'key_hash'), ARGV[4]) then
+  redis.call('ZADD', HERE, 'XX', 'GT', NOW, CODE)
+end
 return redis.call('ZCOUNT', R .. ':followers', NOW - FOLLOWER_TTL, '+inf')
 """
 

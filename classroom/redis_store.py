@@ -236,8 +236,8 @@ class RedisRoomStore(RedisQuestions, Changes):
             raise RateLimited(NEW_STUDENTS if result[0] == lua.WAIT else too_many_students(cap), float(result[1]))
 
     @_mapped
-    def follower_count(self, code: str, now: float) -> int:
-        return int(self._run("followers", code, now))
+    def follower_count(self, code: str, now: float, *, key: str | None = None) -> int:
+        return int(self._run("followers", code, now, "" if key is None else _key_hash(key)))
 
     @_mapped
     def lock(self, code: str, key: str, now: float) -> None:

@@ -61,7 +61,9 @@ MAX_ADDRESS_CHARS = 100           # a client address as the caller passes it (an
 # docs/SECURITY.md explains each. "Address" is the client's address as the ui layer passes it (behind the
 # shipped HAProxy, the forwarded address set by that proxy only); it is kept only as a hash.
 ROOM_IDLE_S = 30 * 60             # a room with no live student and no presenter action for this long closes
-EVICT_IDLE_S = 5 * 60             # at MAX_ROOMS, a room idle this long is closed to make room before refusing
+EVICT_IDLE_S = 5 * 60             # how long a teacher at LIVE_CLASSES_PER_ADDRESS is told to wait
+PRESENTER_GONE_S = 15             # a presenter's page unheard from this long (it reads the count every 0.5 s)
+                                  # is gone: at MAX_ROOMS, the idlest such room closes before anyone is refused
 REJOIN_GRACE_S = 120              # a locked room still admits a follower whose heartbeat lapsed this recently
 LIVE_CLASSES_PER_ADDRESS = 3      # classes one address may run at once
 CLASSES_PER_HOUR_PER_ADDRESS = 10 # classes one address may start in an hour
@@ -298,7 +300,8 @@ class RoomStore(Protocol):
     def create_room(self, now: float, *, address: str | None = None) -> tuple[str, str]:
         """A new room: returns (code, presenter_key). The store keeps only a hash of the key. With
         ``address``, RateLimited past LIVE_CLASSES_PER_ADDRESS or CLASSES_PER_HOUR_PER_ADDRESS. At MAX_ROOMS,
-        the most idle room idle for EVICT_IDLE_S closes first; RoomFull only when none is."""
+        the idlest room whose presenter is gone (unheard from for PRESENTER_GONE_S) closes first; RoomFull only
+        when every room has a live presenter."""
 
     def end_room(self, code: str, key: str) -> None:
         """Close the room ("End the class"): later reads raise UnknownRoom."""
@@ -323,8 +326,9 @@ class RoomStore(Protocol):
         NEW_STUDENTS_PER_ADDRESS new ones in NEW_STUDENTS_WINDOW_S, or past ``students_per_address()`` live ones
         in all classes; its later beats (without an address) keep it counted for that address."""
 
-    def follower_count(self, code: str, now: float) -> int:
-        """Followers whose last heartbeat is within FOLLOWER_TTL_S."""
+    def follower_count(self, code: str, now: float, *, key: str | None = None) -> int:
+        """Followers whose last heartbeat is within FOLLOWER_TTL_S. With the presenter's ``key`` (the presenter's
+        panel reads the count every 0.5 s), also notes that the presenter is still here (PRESENTER_GONE_S)."""
 
     def open_poll(self, code: str, key: str, poll_id: str, options: tuple[str, ...], now: float, *,
                   info: QuestionInfo | None = None) -> int:

@@ -139,3 +139,28 @@ def test_live_students_per_address_are_capped_as_the_deployer_says(store_factory
 def test_the_cap_is_read_from_the_environment(text, expected):
     got = rs.students_per_address({rs.STUDENTS_PER_ADDRESS_ENV: text})
     assert got == (rs.LIVE_STUDENTS_PER_ADDRESS if expected is None else expected)
+
+
+def test_a_new_teacher_is_refused_only_while_every_room_has_a_live_presenter(store_factory):
+    store = store_factory(max_rooms=3)
+    rooms = [store.create_room(T0 + i) for i in range(3)]
+    t = T0 + 3
+    while t < T0 + 3 * rs.PRESENTER_GONE_S:                               # every room: a student's idle tab, and
+        for i, (code, key) in enumerate(rooms):                          # its presenter's panel reading the count,
+            store.heartbeat(code, f"tab{i}", t)                          # except the last one's presenter (gone)
+            if i < 2:
+                store.follower_count(code, t, key=key)
+        t += 5
+    with pytest.raises(rs.RoomFull):                                     # the first two are live: not the third yet
+        store.create_room(T0 + 3 + rs.PRESENTER_GONE_S - 1)
+    code, key = store.create_room(t)                                     # the third's presenter is gone: reclaimed
+    assert store.is_presenter(code, key)
+    with pytest.raises(rs.UnknownRoom):
+        store.version(rooms[2][0], t)
+    assert store.results(rooms[2][0], rooms[2][1], t).ended_at is not None   # its results are kept
+    for alive, _ in rooms[:2]:
+        assert store.version(alive, t) == 1
+    store.follower_count(code, t, key=key)
+    with pytest.raises(rs.RoomFull):                                     # all three live again: refused
+        store.create_room(t + 1)
+    assert store.follower_count(rooms[0][0], t, key="not the key") == 1  # a wrong key notes no presenter

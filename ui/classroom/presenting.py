@@ -255,7 +255,7 @@ def _presenter_tick(slug: str) -> None:
         st.rerun(scope="app")
     s = state()
     try:
-        n = room_store().follower_count(s.code, time.time())
+        n = room_store().follower_count(s.code, time.time(), key=s.key)   # also: the presenter is here
     except StoreUnavailable:
         s.offline = True
         st.markdown(f":material/sync: **{RECONNECTING}**")
