@@ -15,18 +15,22 @@ STAGE_TITLES = {
     "weights": "③ Weights  softmax(·)",
     "output": "④ Output  weights · V",
 }
+UNSCALED_TITLE = "② Not scaled  Q Kᵀ"      # stage ② with the scaling switched off: the raw scores pass on
 
 
 # What each stage's numbers are, for the axis that shows them.
 STAGE_VALUES = {"scores": "score q·k", "scaled": "scaled score", "weights": "weight α", "output": "output component"}
 
 
-def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labels: list[str]) -> go.Figure:
+def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labels: list[str],
+                 scaled: bool = True) -> go.Figure:
     """One stage of the formula: grouped bars per query row when there are few queries, a heatmap otherwise.
 
-    matrix: [n_rows, n_cols]; stage: one of "scores", "scaled", "weights", "output".
+    matrix: [n_rows, n_cols]; stage: one of "scores", "scaled", "weights", "output"; ``scaled`` False titles
+    stage ② Q Kᵀ, not Q Kᵀ / √dₖ (the scaling is off, so that is what it holds).
     """
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
+    title = UNSCALED_TITLE if stage == "scaled" and not scaled else STAGE_TITLES[stage]
     colour = palette.STAGE_COLOURS[stage]
     if matrix.shape[0] <= 2:
         traces = [{"type": "bar", "x": col_labels, "y": row, "name": row_labels[r],
@@ -38,13 +42,13 @@ def stage_figure(matrix: np.ndarray, stage: str, row_labels: list[str], col_labe
         pad = 0.18 * max(abs(y_max), abs(y_min), 1e-9)
         yaxis = {"range": [min(0.0, y_min) - (pad if y_min < 0 else 0), max(0.0, y_max) + pad]}
         columns = "dimension of the output" if stage == "output" else "key"
-        return figure(traces, STAGE_TITLES[stage], columns, STAGE_VALUES[stage], yaxis=yaxis)
+        return figure(traces, title, columns, STAGE_VALUES[stage], yaxis=yaxis)
     scale = palette.WEIGHT_SCALE if stage == "weights" else palette.DIVERGING_SCALE
     heatmap = {"type": "heatmap", "z": matrix, "x": col_labels, "y": row_labels, "colorscale": scale,
                "zmid": None if stage == "weights" else 0.0, "text": np.round(matrix, 3), "texttemplate": "%{text}",
                "hovertemplate": f"%{{y}} → %{{x}}: {STAGE_VALUES[stage]} %{{z:.6f}}<extra></extra>"}
     columns = "dimension of the output" if stage == "output" else "key"
-    return figure([heatmap], STAGE_TITLES[stage], columns, "query", yaxis={"autorange": "reversed"})
+    return figure([heatmap], title, columns, "query", yaxis={"autorange": "reversed"})
 
 
 OUTPUT_STAR, OUTPUT_PLOT = 14, 300          # the output's star, px across; the plot area's height, px

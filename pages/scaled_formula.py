@@ -77,7 +77,8 @@ def predict_top(trace: core.AttentionTrace, k_labels: list[str]) -> bool:
                          weight=f"{trace.weights[0].max():.6f}")
 
 
-def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, cols: list[str], how: str) -> None:
+def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, cols: list[str], how: str,
+               scaled: bool = True) -> None:
     """One stage of the formula: its numbers as a table beside its heatmap, one row per query."""
     left, right = st.columns([2, 3])
     with left:
@@ -85,7 +86,7 @@ def show_stage(q_labels: list[str], number: str, name: str, matrix: np.ndarray, 
         st.caption(how)
         numbers(table(matrix, q_labels, cols))
     with right:
-        chart(built(stage_figure, matrix, name, q_labels, cols), f"{name.capitalize()}: one row per query, "
+        chart(built(stage_figure, matrix, name, q_labels, cols, scaled), f"{name.capitalize()}: one row per query, "
               "one column per key." if name != "output" else "Output: one row per query.", None,
               key=frame.key(f"fig_{name}"))
 
@@ -172,7 +173,7 @@ def formula(shown: int) -> None:
             frame.note("transpose")
         if shown >= Step.SCALE:
             stage("②", "scaled", trace.scaled, k_labels, f"Every score divided by {trace.scale_factor:.6g}."
-                  if scale else "Scaling is off: these equal the raw scores.")
+                  if scale else "Scaling is off: these equal the raw scores.", scaled=scale)
         if shown >= Step.SOFTMAX:
             # The exercise asks for the first key's weight: asking for the top key's would name the answer
             # to the prediction below it.

@@ -44,3 +44,15 @@ def test_two_outputs_and_the_values_keep_their_labels_apart_at_any_width():
         lo, hi = np.vstack([V, trace.output]).min(axis=0), np.vstack([V, trace.output]).max(axis=0)
         assert fig.layout.xaxis.range[0] < lo[0] and fig.layout.xaxis.range[1] > hi[0]
         assert fig.layout.yaxis.range[0] < lo[1] and fig.layout.yaxis.range[1] > hi[1]
+
+
+def test_stage_two_is_titled_by_what_it_holds():
+    """Issue 47 polish: with the scaling off, stage ② holds Q Kᵀ, and its chart says so, not Q Kᵀ / √dₖ."""
+    from figures.scaled_formula import stage_figure
+
+    scores = np.array([[1.0, 2.0], [0.5, -1.0]])
+    for rows in (scores, np.vstack([scores, scores])):             # bars (≤ 2 queries) and a heatmap
+        labels = [f"q{i + 1}" for i in range(len(rows))]
+        on = stage_figure(rows, "scaled", labels, ["k1", "k2"]).layout.title.text
+        off = stage_figure(rows, "scaled", labels, ["k1", "k2"], scaled=False).layout.title.text
+        assert "√dₖ" in on and "√dₖ" not in off and "Q Kᵀ" in off
