@@ -6,6 +6,7 @@ import streamlit as st
 
 import attention_core as core
 from figures.polysemy import context_map, dimension_lines, sense_map
+from ui import controls
 from ui.charts import built, chart
 from ui.frame import lesson
 from ui.inputs import literal
@@ -19,14 +20,19 @@ WORD = "bank"
 MAX_CONTEXT, MAX_WORD = 8, 24                    # words around bank, and characters in a word typed there
 
 
-def trim_context() -> None:
+def cut_flag(key: str) -> str:
+    """Where trim_context notes, for this run, that it cut the words of the control ``key``."""
+    return controls.private_key("cut", key)
+
+
+def trim_context(key: str) -> None:
     """A change that leaves more than MAX_CONTEXT words, or a word over MAX_WORD characters, is cut back
     before the page runs (so the URL, which mirrors the widget, never carries the excess either)."""
-    picked = st.session_state.get(frame.key("ctx")) or []
+    picked = st.session_state.get(key) or []
     kept = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
     if len(kept) != len(picked):
-        st.session_state[frame.key("ctx")] = kept
-        st.session_state["_pl_ctx_cut"] = True                # the page says so on this run
+        st.session_state[key] = kept
+        st.session_state[cut_flag(key)] = True                # the page says so on this run
 
 
 # The vocabulary's dot products with bank differ by a few hundredths, so the temperature must be about that
@@ -68,52 +74,49 @@ class Step(Steps):
 
 
 frame = lesson("polysemy")
-frame.header()
-shown = frame.steps(Step.labels())
 
-vocab = polysemy.vocab()
-coords, (sense_river, sense_finance) = vocab.coords, vocab.senses
-static = core.centroid(vocab.senses)                          # the one point a static model keeps
-all_X, all_groups = vocab.X, vocab.groups
 
 # ── 1. The static point ────────────────────────────────────────────────────────────────────────────
-st.subheader("1 · One vector for two meanings")
-frame.note("static")
-left, right = st.columns([3, 2])
-with left:
-    chart(built(sense_map, vocab.all, all_X, all_groups, static),
-          "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
-          "the grey cross is the static bank vector, their centroid.",
-          lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
-                               index=pd.Index(vocab.all, name="word")), key=frame.key("fig_static"))
-with right:
-    dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
-    st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
-                f"[{sense_finance[0]:g}, {sense_finance[1]:g}] = **[{static[0]:.4g}, {static[1]:.4g}]**.")
-    # One above the other: half this column is too narrow for a label on a projector at 1024 px, and a
-    # metric's label never wraps.
-    st.metric("bank · water", f"{dot_water:.4f}")
-    st.metric("bank · money", f"{dot_money:.4f}")
-    st.markdown(f"The two scores differ by only **{abs(dot_water - dot_money):.4f}**: from its static vector "
-                "alone, bank looks as related to water as to money. Its distance to each sense is "
-                f"{np.linalg.norm(static - sense_river):.4f} and {np.linalg.norm(static - sense_finance):.4f}.")
+def static_point(vocab: polysemy.Vocab, static: np.ndarray) -> None:
+    """Step 1: the vocabulary's map with bank's one static point, and how it scores against water and money."""
+    coords, (sense_river, sense_finance) = vocab.coords, vocab.senses
+    all_X, all_groups = vocab.X, vocab.groups
+    st.subheader("1 · One vector for two meanings")
+    frame.note("static")
+    left, right = st.columns([3, 2])
+    with left:
+        chart(built(sense_map, vocab.all, all_X, all_groups, static),
+              "River words (sky blue) and finance words (orange); diamonds are the two senses of bank, "
+              "the grey cross is the static bank vector, their centroid.",
+              lambda: pd.DataFrame({"x": all_X[:, 0], "y": all_X[:, 1], "group": all_groups},
+                                   index=pd.Index(vocab.all, name="word")), key=frame.key("fig_static"))
+    with right:
+        dot_water, dot_money = float(static @ coords["water"]), float(static @ coords["money"])
+        st.markdown(f"Static **bank** = centroid of [{sense_river[0]:g}, {sense_river[1]:g}] and "
+                    f"[{sense_finance[0]:g}, {sense_finance[1]:g}] = **[{static[0]:.4g}, {static[1]:.4g}]**.")
+        # One above the other: half this column is too narrow for a label on a projector at 1024 px, and a
+        # metric's label never wraps.
+        st.metric("bank · water", f"{dot_water:.4f}")
+        st.metric("bank · money", f"{dot_money:.4f}")
+        st.markdown(f"The two scores differ by only **{abs(dot_water - dot_money):.4f}**: from its static vector "
+                    "alone, bank looks as related to water as to money. Its distance to each sense is "
+                    f"{np.linalg.norm(static - sense_river):.4f} and {np.linalg.norm(static - sense_finance):.4f}.")
 
-render_real_vectors(frame.text.notes["real_vectors"])
 
 # ── 2. Context in motion ───────────────────────────────────────────────────────────────────────────
 # One fragment: the words, the temperature and the self toggle drive only this section's map, bars and metrics.
 @frame.fragment
-def context(vocab: dict, static: np.ndarray) -> None:
+def context(vocab: polysemy.Vocab, static: np.ndarray) -> None:
     words, coords, group_of = vocab.words, vocab.coords, vocab.group_of
     sense_river, sense_finance = vocab.senses
     all_X, all_groups = vocab.X, vocab.groups
     picked = frame.control(st.multiselect, "ctx", "Words around bank (pick, or type one and press Enter)", words,
                            default=["muddy", "river"], accept_new_options=True, max_selections=MAX_CONTEXT,
-                           on_change=trim_context,
+                           on_change=trim_context, args=(frame.key("ctx"),),
                            help=f"Only words in the vocabulary above have vectors; others are left out. At most "
                                 f"{MAX_CONTEXT} words.")
     # A value from a link (or a client that ignores max_selections) is cut back here too.
-    over = st.session_state.pop("_pl_ctx_cut", False) or len(picked) > MAX_CONTEXT or any(
+    over = st.session_state.pop(cut_flag(frame.key("ctx")), False) or len(picked) > MAX_CONTEXT or any(
         len(w) > MAX_WORD for w in picked)
     picked = [w for w in picked if len(w) <= MAX_WORD][:MAX_CONTEXT]
     if over:
@@ -166,7 +169,8 @@ def context(vocab: dict, static: np.ndarray) -> None:
                        f"share over these tokens gives {np.log(len(tokens)):.3f} nats; all on one token, 0.")
 
 
-if shown >= Step.STEER:
+def steer(vocab: polysemy.Vocab, static: np.ndarray) -> None:
+    """Step 2: softmax met on three numbers, the temperature, then the sentence that moves bank."""
     # The section's fixed text stays outside the fragment: every element inside is sent again on each move
     # and redrawn by the browser before the chart is (docs/PERFORMANCE.md, "Timings moved out of the code").
     st.subheader("2 · Let the sentence steer")
@@ -230,8 +234,15 @@ def dimensions() -> None:
                         f"{now.dist_a:.3f} for the static point.")
 
 
+frame.header()
+shown = frame.steps(Step.labels())
+vocab = polysemy.vocab()
+static = core.centroid(vocab.senses)                          # the one point a static model keeps
+static_point(vocab, static)
+render_real_vectors(frame.text.notes["real_vectors"])
+if shown >= Step.STEER:
+    steer(vocab, static)
 if shown >= Step.DIMENSIONS:
     dimensions()
-
 frame.check("more_dims", after=("bigger_d",))
 frame.footer()

@@ -251,12 +251,41 @@ def hand_made_controls(source: str) -> list[str]:
     return found
 
 
+def _spells_a_prefix(text: str) -> bool:
+    """True for a key spelled out with any lesson's prefix, whatever goes before it ("sd_x", "_pl_ctx_cut",
+    "__sd_x"); a lesson's slug itself is not a key ("kv_cache" starts with kv_)."""
+    bare = text.lstrip("_")
+    return text not in controls.PREFIXES and any(bare.startswith(p + "_") for p in controls.PREFIXES.values())
+
+
+def _raw_keys(tree: ast.AST) -> list[ast.AST]:
+    """String literals used as a session-state key or a widget key, whatever they spell: every key of a page
+    comes from ``frame.key``, ``frame.control`` or ``ui.controls``, never typed by hand."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and "session_state" in ast.unparse(node.value) \
+                and _literal(node.slice) is not None:
+            found.append(node.slice)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("get", "pop", "setdefault") and "session_state" in ast.unparse(node.func.value) \
+                and node.args and _literal(node.args[0]) is not None:
+            found.append(node.args[0])
+        elif isinstance(node, ast.Compare) and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops) \
+                and "session_state" in ast.unparse(node.comparators[-1]) and _literal(node.left) is not None:
+            found.append(node.left)
+        elif isinstance(node, ast.keyword) and node.arg == "key" and _literal(node.value) is not None:
+            found.append(node.value)
+    return found
+
+
 def hand_typed_prefixes(source: str, slug: str) -> list[str]:
-    """String literals (f-strings' literal parts too) that spell out the page's prefix: ``frame.key`` makes them."""
-    prefix = controls.PREFIXES[slug] + "_"
-    found = [node for node in ast.walk(ast.parse(source))
-             if (_literal(node) or "").startswith(prefix) and _literal(node) != slug]   # kv_cache starts with kv_
-    return [f"line {node.lineno}: {node.value!r}" for node in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
+    """String literals (f-strings' literal parts too) that spell out a lesson's prefix, whatever comes before it
+    (``"_pl_ctx_cut"``), and any literal used as a key: ``frame.key`` and ``ui.controls`` make them."""
+    tree = ast.parse(source)
+    found = {id(n): n for n in ast.walk(tree) if _spells_a_prefix(_literal(n) or "")}
+    found.update({id(n): n for n in _raw_keys(tree)})
+    return [f"line {node.lineno}: {node.value!r}"
+            for node in sorted(found.values(), key=lambda n: (n.lineno, n.col_offset))]
 
 
 @pytest.mark.parametrize("slug", LESSONS)
@@ -288,7 +317,18 @@ chart(fig, key=frame.key("fig_x"))
         "line 7: selectbox(key=frame.key('w'))", "line 8: number_input(bind='query-params')",
         "line 9: a dict of widget arguments with bind or disabled"]
     assert hand_typed_prefixes(source, "sqrt_dk") == [
-        "line 3: 'sd_y'", "line 6: 'sd_box'", "line 10: 'sd_x'", "line 10: 'sd_'"]
+        "line 3: 'sd_y'", "line 4: '_m'", "line 5: '_private'", "line 6: 'sd_box'", "line 10: 'sd_x'",
+        "line 10: 'sd_'"]
+    # Whatever comes before the prefix, whichever lesson's prefix it is, and any literal used as a key.
+    assert hand_typed_prefixes("""
+st.session_state["_pl_ctx_cut"] = True
+over = st.session_state.pop("_pl_ctx_cut", False)
+seen = "__qkv_q1" in names
+if "flag" in st.session_state:
+    st.container(key="box")
+x = st.session_state.get("plain")
+""", "sqrt_dk") == ["line 2: '_pl_ctx_cut'", "line 3: '_pl_ctx_cut'", "line 4: '__qkv_q1'", "line 5: 'flag'",
+                    "line 6: 'box'", "line 7: 'plain'"]
     keys = [(k, whole) for k, _, whole in widget_keys(source, "sqrt_dk")]
     assert ("sd_x", True) in keys and ("sd_w", True) in keys and ("sd_fig_x", True) in keys
 
