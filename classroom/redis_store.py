@@ -54,7 +54,7 @@ from classroom.store import (
     LIVE_CLASSES_PER_ADDRESS,
     MAX_FOLLOWERS,
     MAX_POLLS,
-    MAX_ROOMS,
+    MAX_ROOMS_REDIS,
     MAX_ROUNDS,
     NEW_STUDENTS,
     ROOM_IDLE_S,
@@ -106,7 +106,7 @@ def _t(now: float) -> str:
 class RedisRoomStore(RedisQuestions, Changes):
     """``classroom.store.RoomStore`` on one Redis (the module docstring has the layout)."""
 
-    def __init__(self, client: redis.Redis, max_rooms: int = MAX_ROOMS, max_followers: int = MAX_FOLLOWERS,
+    def __init__(self, client: redis.Redis, max_rooms: int = MAX_ROOMS_REDIS, max_followers: int = MAX_FOLLOWERS,
                  max_polls: int = MAX_POLLS, prefix: str = "attention:") -> None:
         self.r = client
         self.max_rooms, self.max_followers, self.max_polls = max_rooms, max_followers, max_polls

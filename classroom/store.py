@@ -45,7 +45,12 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 ROOM_TTL_S = 4 * 60 * 60          # a room expires 4 hours after the presenter was last active
 FOLLOWER_TTL_S = 15               # a follower counts as present this long after its last heartbeat
+# A full room (500 students, 100 questions each holding all 500 answers, the largest snapshot) measured on
+# 2026-12-06 (tests/test_classroom_room_memory.py): 2.1 MB in process, 9.3 MB in Redis. The room limits keep
+# the worst case within ROOMS_BUDGET_BYTES: 200 × 2.1 MB ≈ 0.4 GiB in process, 100 × 9.3 MB ≈ 0.9 GiB in Redis.
+ROOMS_BUDGET_BYTES = 2**30
 MAX_ROOMS = 200                   # per store (per process for the in-process store)
+MAX_ROOMS_REDIS = 100             # per Redis (shared by every replica)
 MAX_FOLLOWERS = 500               # per room
 MAX_POLLS = 100                   # per room
 # What one snapshot may carry, so a presenter's session cannot grow a room without bound.
