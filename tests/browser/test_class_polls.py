@@ -23,6 +23,7 @@ import pytest
 from devtools import harness, ws_client
 from devtools.ws_client import Client, widget_state
 from tests.browser.conftest import SCREENSHOTS, device, wait_following
+from tests.browser.test_step_scroll import step_labels
 from ui.content import load_lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -154,8 +155,12 @@ def test_a_presenters_step_is_brought_into_view(polls):
     phone.locator('[class*="st-key-_class_step__1"]').first.wait_for()
     phone.get_by_role("link", name=re.compile("^Next:")).first.scroll_into_view_if_needed()   # far down the page
     polls.presenter.get_by_role("button", name="Next ▶").click()
-    phone.wait_for_function("""() => { const s = document.querySelector('[class*="st-key-_class_step__2"]');
-        if (!s) return false; const r = s.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; }""")
+    phone.locator('[class*="st-key-_class_step__2"]').first.wait_for()
+    # The new step's section heading (not the step line) is brought to the top: tests/browser/test_step_scroll.py.
+    phone.wait_for_function("""label => { const h = Array.from(document.querySelectorAll('[data-testid="stMain"] h3'))
+        .find(e => e.textContent.includes(label) && e.getBoundingClientRect().height > 0);
+        if (!h) return false; const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; }""",
+                            arg=step_labels("sqrt_dk")[1])
 
 
 def test_a_check_poll_reaches_students_who_never_revealed_and_its_answer_is_marked_with_no_votes(polls):

@@ -5,7 +5,9 @@ link to it) stays until they answer.
 The scroll is a constant script (``_GUIDE_JS``), installed once per page. It reads only the classes of two
 keyed containers, with code-defined parts: the notice's (``_class_notice__<n>``, n counting the questions
 this follower was asked) and the follower's step line (``_class_step__<step>``, ui.frame.Frame.steps). A new
-notice brings the question into view; a new step number, the step line.
+notice brings the question into view; a new step number, the new step's section heading (its ``st.subheader``:
+the first heading the step drew, found by what was on the page before it), at the top of the screen, on a phone
+too. A step that draws no heading of its own brings the step line.
 """
 
 from __future__ import annotations
@@ -20,26 +22,62 @@ QUESTION_ANCHOR = "class-question"  # the notice's link: the script turns a clic
 _ASKED = "_class_asked"            # (question, round) last noticed, and how many this follower was asked
 
 # Static script: waits for the target to be drawn, brings it to the top of the view (below Streamlit's header),
-# and holds it there a moment while charts above it finish growing. A click on the notice's link scrolls too.
+# and holds it there a few seconds while charts above it finish growing. A click on the notice's link scrolls
+# too. A new step brings its section's heading (an st.subheader) to the top: on Next, the first heading drawn
+# that was not on the page at the step before; on Back, the heading Next brought that step to. A step without a
+# heading of its own, a page just opened or another page: the step line, as before.
 _GUIDE_JS = private.frontend("""
 <script>
 (function () {
   if (window.__attnGuide) return;
   window.__attnGuide = true;
-  var bring = function (el) { el.style.scrollMarginTop = "4.5rem"; el.scrollIntoView({block: "start"}); };
-  var moved = null, notice = null, step = null;
-  var scroll = function (selector, move) {
+  var MARGIN = 72;                       // px: the heading's top sits just below Streamlit's header
+  var bring = function (el) { el.style.scrollMarginTop = MARGIN + "px"; el.scrollIntoView({block: "start"}); };
+  var moved = null, notice = null, step = null, path = location.pathname;
+  var scroll = function (find, move) {
     var tries = 0, held = 0;
     moved = move;
     var go = function () {
       if (moved !== move || ++tries > 80) return;
-      var el = document.querySelector(selector);
+      var el = find();
       if (!el || el.getBoundingClientRect().height === 0) { setTimeout(go, 150); return; }
       var top = el.getBoundingClientRect().top;
-      if (held === 0 || top < 0 || top > window.innerHeight / 2) bring(el);
-      if (++held < 8) setTimeout(go, 200);
+      if (held === 0 || Math.abs(top - MARGIN) > 40) bring(el);
+      if (++held < 15) setTimeout(go, 200);
     };
     setTimeout(go, 100);
+  };
+  var select = function (selector) { return function () { return document.querySelector(selector); }; };
+  var headings = function () {
+    return Array.prototype.filter.call(
+      document.querySelectorAll('[data-testid="stMain"] h3'),
+      function (h) { return h.getBoundingClientRect().height > 0; });
+  };
+  var titled = function (text) {
+    return function () { return headings().filter(function (h) { return h.textContent.trim() === text; })[0]; };
+  };
+  var known = {}, marks = {};            // the headings at the current step; path|step -> the heading brought to
+  var remember = function () {
+    known = {};
+    headings().forEach(function (h) { known[h.textContent.trim()] = true; });
+  };
+  // Next: the first heading not on the page at the step before, once the run has drawn it (else the step line).
+  var toNewHeading = function (s, before, move) {
+    var tries = 0;
+    var look = function () {
+      if (moved !== move) return;
+      var fresh = headings().filter(function (h) { return !before[h.textContent.trim()]; })[0];
+      if (fresh) {
+        marks[path + "|" + s] = fresh.textContent.trim();
+        scroll(titled(marks[path + "|" + s]), move);
+      } else if (++tries < 25) {
+        setTimeout(look, 200);
+      } else {
+        scroll(select('[class*="st-key-_class_step__"]'), move);
+      }
+    };
+    moved = move;
+    setTimeout(look, 150);
   };
   var number = function (selector, pattern) {
     var el = document.querySelector(selector);
@@ -48,12 +86,24 @@ _GUIDE_JS = private.frontend("""
   };
   var check = function () {
     var n = number('[class*="st-key-_class_notice__"]', /st-key-_class_notice__([0-9]+)/);
-    if (n !== null && n !== notice) { notice = n; scroll(".st-key-_class_question", "q" + n); return; }
+    if (n !== null && n !== notice) {
+      notice = n; scroll(select(".st-key-_class_question"), "q" + n); return;
+    }
     var s = number('[class*="st-key-_class_step__"]', /st-key-_class_step__([0-9]+)/);
     if (s !== null && s !== step) {
-      if (step !== null && n === null) scroll('[class*="st-key-_class_step__"]', "s" + s);
+      var samePage = location.pathname === path;
+      if (step !== null && n === null) {
+        var move = "s" + s + path;
+        if (samePage && Number(s) > Number(step)) toNewHeading(s, known, move);
+        else if (samePage && marks[path + "|" + s]) scroll(titled(marks[path + "|" + s]), move);
+        else scroll(select('[class*="st-key-_class_step__"]'), move);
+      }
       step = s;
+      path = location.pathname;
+      known = {};
+      return;
     }
+    if (s !== null) remember();
   };
   var pending = null;
   new MutationObserver(function () {
