@@ -29,7 +29,7 @@ def tile_grid_figure(seen: np.ndarray, start: int, stop: int, q_labels: list[str
     }]
     box = {"type": "rect", "x0": start - 0.5, "x1": stop - 0.5, "y0": -0.5, "y1": n_q - 0.5, "xref": "x",
            "yref": "y", "line": {"color": palette.KEY, "width": 4}}
-    return figure(traces, f"Scores so far; current block k{start + 1}–k{stop}", "keys",
+    return figure(traces, f"Scores; block k{start + 1}–k{stop}", "keys",
                   "queries", height=300, legend=False, shapes=[box],
                   yaxis={"autorange": "reversed", "type": "category"}, xaxis={"type": "category"},
                   # room for the colour bar, so Plotly need not grow the margin (a second layout per draw)
@@ -47,7 +47,7 @@ def running_figure(m: np.ndarray, l: np.ndarray, current: int, query: str) -> go
     ]
     for trace in traces:                # a marker on the top or bottom edge is drawn whole, not cut in half
         trace["cliponaxis"] = False
-    return figure(traces, f"{query}: the running max m and sum ℓ, block by block", "block", "m", height=300,
+    return figure(traces, f"{query}: running m and ℓ", "block", "m", height=300,
                   shapes=[vline(current, {"color": palette.KEY, "width": 2, "dash": "dot"})],
                   xaxis={"dtick": 1 if len(m) <= 12 else None},
                   # Ticks of its own (Plotly lined them up with m's, at 0.141, 0.86, 1.579 …), no second grid, and
@@ -73,7 +73,7 @@ def traffic_figure(lengths: np.ndarray, standard: np.ndarray, tiled: np.ndarray,
     # Every other power of two on N, written as context lengths are (4K = 4,096): seven five-character labels
     # collided at presenter size, and "1,024 4,096 16,384" still did in a half-width column at 1024 px.
     ticks = [int(n) for n in lengths if int(n) & (int(n) - 1) == 0 and int(np.log2(n)) % 2 == 0]
-    return figure(traces, "Main-memory traffic of one head's forward pass", "length N (1K = 1,024)",
+    return figure(traces, "Main-memory traffic", "length N (1K = 1,024)",
                   "bytes", height=320,
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [_short(n) for n in ticks]},
                   yaxis=log_axis(standard, tiled),
@@ -92,5 +92,5 @@ def block_figure(blocks: np.ndarray, tiled: np.ndarray, standard: float, fits: n
         {"type": "scatter", "x": labels, "y": np.full(len(blocks), float(standard)), "mode": "lines",
          "name": "plain attention", "line": {"color": palette.SCORES, "width": 3}},
     ]
-    return figure(traces, "Tiled traffic against block size", "key block size B<sub>c</sub>", "bytes", height=320,
+    return figure(traces, "Traffic by block size", "key block size B<sub>c</sub>", "bytes", height=320,
                   yaxis=log_axis(tiled, standard), xaxis={"type": "category"}, override={"margin": {"b": 144}})

@@ -38,7 +38,7 @@ def step_weights_figure(weights: np.ndarray, tokens: list[str]) -> go.Figure:
                "marker": {"color": HEAD_COLOURS[i % len(HEAD_COLOURS)]},
                "hovertemplate": f"head {i + 1}, %{{x}}: %{{y:.3f}}<extra></extra>"}
               for i, w in enumerate(weights)]
-    return figure(traces, f"The new token's weights over the {weights.shape[1]} cached tokens", "cached token",
+    return figure(traces, f"Weights at step {weights.shape[1]}", "cached token",
                   "weight", height=320, barmode="group", yaxis={"range": [0, 1]},
                   xaxis={"type": "category", "tickangle": -45 if len(tokens) > 6 else 0},
                   override={"margin": {"b": 144 + (40 if len(tokens) > 6 else 0)}})
@@ -53,7 +53,7 @@ def work_figure(cached: np.ndarray, uncached: np.ndarray, step: int) -> go.Figur
         {"type": "scatter", "x": steps, "y": cached, "mode": "lines+markers", "name": "with the cache",
          "line": {"color": palette.VALUE, "width": 3, "dash": "dash"}, "marker": {"symbol": "diamond"}},
     ]
-    return figure(traces, "Multiply-adds of each step", "step t", "multiply-adds", height=320,
+    return figure(traces, "Multiply-adds per step", "step t", "multiply-adds", height=320,
                   xaxis={"dtick": 1}, yaxis={"rangemode": "tozero"},
                   shapes=[vline(step, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],
                   override={"margin": {"b": 144}})
@@ -80,7 +80,7 @@ def cost_figure(lengths: np.ndarray, curve: np.ndarray, weights: float, current:
         beyond = [{"type": "rect", "xref": "x", "yref": "paper", "x0": window, "x1": float(lengths[-1]), "y0": 0,
                    "y1": 1, "fillcolor": palette.NEUTRAL, "opacity": 0.12, "line": {"width": 0}, "layer": "below",
                    "name": "beyond the context window"}]
-    return figure(traces, "The cache against context length", "tokens of context (1K = 1,024)", "bytes", height=340,
+    return figure(traces, "Cache bytes by context", "tokens of context (1K = 1,024)", "bytes", height=340,
                   xaxis={"type": "log", "tickvals": ticks, "ticktext": [_short(n) for n in ticks]},
                   yaxis=log_axis(curve, [weights]),
                   shapes=[*beyond, vline(current, {"color": palette.NEUTRAL, "width": 2, "dash": "dot"})],

@@ -30,7 +30,7 @@ def singular_values_figure(values: np.ndarray, d_k: int) -> go.Figure:
     colours = [palette.SCORES if i <= d_k else palette.NEUTRAL for i in idx]
     bars = {"type": "bar", "x": [f"σ{i}" for i in idx], "y": values, "marker": {"color": colours},
             "text": [f"{v:.3g}" for v in values], "textposition": "outside", "cliponaxis": False}
-    return figure([bars], f"Singular values of M = W<sub>Q</sub>ᵀ W<sub>K</sub> (dₖ = {d_k})", "singular value", "size",
+    return figure([bars], "Singular values of M", "singular value", "size",
                   height=300,
                   yaxis={"range": [0, max(float(values.max()), 1e-9) * 1.25]})
 
@@ -44,7 +44,7 @@ def rank_figure(d_ks: np.ndarray, ranks: np.ndarray, d_model: int, current: int)
         {"type": "scatter", "x": d_ks, "y": np.minimum(d_ks, d_model), "mode": "lines+markers",
          "name": "ceiling min(dₖ, d<sub>model</sub>)", "line": {"color": palette.NEUTRAL, "dash": "dash"}},
     ]
-    return figure(traces, "How much of the d<sub>model</sub> space M can use",
+    return figure(traces, "Rank of M against dₖ",
                   "dₖ (rows of W<sub>Q</sub> and W<sub>K</sub>)", "rank", height=300,
                   override={"margin": {"b": 150}},
                   xaxis={"dtick": 1}, yaxis={"range": [0, d_model + 0.5], "dtick": 1})

@@ -63,7 +63,7 @@ def cross_weights_figure(weights: np.ndarray, patch_labels: list[str], words: li
             "colorbar": {"title": {"text": "weight", "side": "right"}, "thickness": 10, "orientation": "h",
                          "len": 0.6, "x": 0.0, "xanchor": "left", "y": -ticks / plot_h, "yanchor": "top"},
             "hovertemplate": "%{y} → %{x}: %{z:.4f}<extra></extra>"}
-    return figure([heat], f"Each patch's weights over the words ({weights.shape[0]} × {weights.shape[1]})",
+    return figure([heat], f"Patch weights ({weights.shape[0]} × {weights.shape[1]})",
                   "key: a word of the prompt", "query: a patch", height=height,
                   yaxis={"autorange": "reversed"}, xaxis={"tickangle": -60},
                   override={"margin": {"l": text_px(rows) + TITLED_LABEL_PAD, "r": 24, "t": top,
@@ -102,7 +102,7 @@ def scene_figure(grid: int, colours: list[str], round_: list[bool], weight_on_wo
     # The picture above its weights, not beside them: side by side, a phone gave each patch 35 px, too narrow
     # for its word. Each panel is square (scaleanchor): tall enough that on a desktop a panel is about 340 px
     # wide (85 px a patch, room for "red ball"), while on a phone the width decides and little height is left over.
-    return figure([heat], f"The picture, and each patch's weight on “{escape(word)}”", height=SCENE_HEIGHT,
+    return figure([heat], f"Weight on “{escape(word)}”", height=SCENE_HEIGHT,
                   legend=False,
                   shapes=shapes, annotations=notes,
                   xaxis2={**axis, "anchor": "y2", "title": across},

@@ -173,6 +173,6 @@ def cost_figure(stages: list[str], one_head: list[int], many_heads: list[int], n
              "marker": {"color": palette.NEUTRAL}},
             {"type": "bar", "orientation": "h", "y": stages, "x": many_heads,
              "name": f"{n_heads} heads, dₖ = d<sub>model</sub> / {n_heads}", "marker": {"color": palette.QUERY}}]
-    return figure(bars, "Multiply-adds per stage, one layer", "multiply-adds", "stage", height=360,
+    return figure(bars, "Multiply-adds per stage", "multiply-adds", "stage", height=360,
                   barmode="group", yaxis={"autorange": "reversed"},
                   override={"margin": {"l": text_px(stages) + TITLED_LABEL_PAD}})

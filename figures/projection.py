@@ -37,6 +37,6 @@ def projection_figure(p: Projection, vec: str = "q", onto: str = "k", vec_colour
     ]
     # constrain="domain": keep equal units by narrowing the plot, not by widening the range around tiny arrows.
     axis = {"range": [-reach, reach], "zeroline": True, "zerolinecolor": "#bbbbbb", "constrain": "domain"}
-    return figure(traces, title or f"Shadow of {vec} on the runway {onto}", "x", "y", height=height, legend=legend,
+    return figure(traces, title or f"{vec}'s shadow on runway {onto}", "x", "y", height=height, legend=legend,
                   xaxis=axis, yaxis={**axis, "scaleanchor": "x", "scaleratio": 1},
                   override={"margin": {"b": 170}} if legend else None)   # the legend takes up to three rows

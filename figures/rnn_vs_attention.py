@@ -25,7 +25,7 @@ def bound_figure(distance: np.ndarray, rnn_bound: np.ndarray, attention_bound: f
         _line(distance, np.full(len(distance), max(attention_bound, FLOOR)), "attention: ‖J‖¹ (one step)",
               {"color": palette.WEIGHTS, "width": 3, "dash": "dash"}),
     ]
-    return figure(traces, "Upper bound on what survives the trip", "distance d (tokens apart)", "bound", height=340,
+    return figure(traces, "The chain's upper bound", "distance d (tokens apart)", "bound", height=340,
                   yaxis=log_axis(*(t["y"] for t in traces)))
 
 
@@ -47,7 +47,7 @@ def influence_figure(distance: np.ndarray, rnn: np.ndarray, attention: np.ndarra
         _line(distance, np.maximum(ceiling, FLOOR), "RNN bound ‖W<sub>xh</sub>‖·‖J‖<sup>d</sup>",
               {"color": palette.NEUTRAL, "dash": "dot"}),
     ]
-    return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
+    return figure(traces, "Reach of each token", "distance T − j", "gradient norm",
                   height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 92, "b": 120}})
 
 
@@ -60,7 +60,7 @@ def path_figure(lengths: np.ndarray, rnn_path: np.ndarray, attention_path: np.nd
         _line(lengths, rnn_path, "RNN: O(N)", {"color": palette.SCORES, "width": 3}),
         _line(lengths, attention_path, "attention: O(1)", {"color": palette.WEIGHTS, "width": 3}),
     ]
-    return figure(traces, "Path length from token 1 to token N", "sequence length N", "steps", height=320)
+    return figure(traces, "Steps from token 1 to N", "sequence length N", "steps", height=320)
 
 
 def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attention: np.ndarray) -> go.Figure:
@@ -75,7 +75,7 @@ def lstm_figure(distance: np.ndarray, rnn: np.ndarray, lstm: np.ndarray, attenti
         {"type": "scatter", "x": distance, "y": np.maximum(attention, FLOOR), "mode": mode, "name": "attention",
          "marker": {"color": palette.WEIGHTS, "size": 5, "symbol": "diamond"}, "line": {"width": 2}},
     ]
-    return figure(traces, "How much each token still moves the last position", "distance T − j", "gradient norm",
+    return figure(traces, "Reach of each token", "distance T − j", "gradient norm",
                   height=360, yaxis=log_axis(*(t["y"] for t in traces)), override={"margin": {"l": 92, "b": 120}})
 
 
@@ -102,7 +102,7 @@ def recall_figure(pairs: np.ndarray, additive: np.ndarray, least_squares: np.nda
                                       "line": {"color": palette.QUERY, "width": 2}},
                            "customdata": ["LSTM cell", "least-squares state", "attention"],
                            "hovertemplate": "%{customdata} at k = %{x}: %{y:.0%}<extra></extra>"})
-    return figure(traces, f"Recall of k stored facts from a state of d = {d} numbers", "stored pairs k",
+    return figure(traces, f"Recall, d = {d} numbers", "stored pairs k",
                   "fraction recalled", height=340, yaxis={"range": [0.4, 1.03]},
                   xaxis={"type": "log", "tickvals": [2 ** p for p in range(12) if 2 ** p <= max(pairs[-1], d)]},
                   shapes=[vline(d, {"color": palette.NEUTRAL, "dash": "dot"}),

@@ -103,7 +103,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     with right:
         shown = predict_mutual(learned.scores, i, j, mode)
         if shown:
-            chart(built(score_heatmap, learned.scores, LABELS, "Learned scores (X W<sub>Q</sub>ᵀ)(X W<sub>K</sub>ᵀ)ᵀ"),
+            chart(built(score_heatmap, learned.scores, LABELS, "(X W<sub>Q</sub>ᵀ)(X W<sub>K</sub>ᵀ)ᵀ"),
                   f"Query of each row's word against the key of each column's word. "
                   f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
                   key=frame.key("fig_learned"))

@@ -70,7 +70,7 @@ def padding(S: np.ndarray, mask: np.ndarray, labels: list[str], causal: bool) ->
     eye = np.eye(n)
     padded = core.scaled_dot_product_attention(padded_scores, eye, eye, mask=full, scale=False)
     chart(built(masked_weights_figure, padded.weights, full, pad_labels, pad_labels,
-                "Padding mask" + (" and causal mask" if causal else "")),
+                "Padding" + (" + causal mask" if causal else " mask")),
           ("No padding: every key keeps its weight." if pad == 0 else
            f"{pad} padding key{'s get' if pad > 1 else ' gets'} weight 0 in every row, so the sentence's rows "
            "keep the weights above. The [PAD] rows are still computed, and their outputs are simply never used."),
@@ -116,7 +116,7 @@ def masks(step: int) -> None:
     revealed = frame.predict("causal_rows")
     if revealed:
         chart(built(masked_weights_figure, masked.weights, mask, labels, labels,
-                    "Weights with the causal mask" if causal else "Mask off: the same weights"),
+                    "With the causal mask" if causal else "Mask off: same weights"),
               "× marks a blocked key: its weight is exactly 0. Each row still sums to 1: "
               + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
               lambda: table(masked.weights, labels, labels), key=frame.key("fig_masked"))

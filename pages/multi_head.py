@@ -112,7 +112,7 @@ def subspace(n: int, base: core.MultiHeadTrace) -> tuple[np.ndarray, core.MultiH
     if not frame.predict("heads_agree", options=["The same word in every head", "Different words in different heads"],
                          answer=int(len(set(tops)) > 1)):
         return None
-    chart(built(head_weights_figure, trace.weights, LABELS, f"{n} head{'s' if n > 1 else ''}: where each word looks"),
+    chart(built(head_weights_figure, trace.weights, LABELS, f"Weights, {counted(n, 'head')}"),
           "“it” looks most at: " + "; ".join(
               f"head {h + 1} → " + " / ".join(LABELS[j] for j in np.flatnonzero(row >= row.max() - 1e-9))
               + f" ({row.max():.2f})" for h, row in enumerate(trace.weights[:, IT])) + ".",
@@ -154,7 +154,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
                     f"is not in softmax(Qₕ Kₕᵀ/√dₖ)); head 1's **output** moved by up to **{d_out[0]:.4f}**"
                     + (f"; the other heads' outputs by **{d_out[1:].max():.4f}**." if n > 1 else "."))
     col_names = [f"c{j + 1}" for j in range(D_MODEL)]
-    chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Head outputs, side by side: Concat(head₁, …)"),
+    chart(built(blocks_figure, valued.concat, LABELS, col_names, n, "Concat(head₁, …)"),
           f"Each block is one head's output ({counted(d_k, 'number')}): its V rows blended by its weights.",
           lambda: table(valued.concat, LABELS, col_names), key=frame.key("fig_concat"))
     return wv
@@ -254,7 +254,7 @@ def real_layer(step: int) -> None:
 def layer_panels(attentions: np.ndarray, tokens: list[str], word: str, target: str, q: int,
                  span: tuple[int, int]) -> None:
     layer = frame.control(st.slider, "layer", "Layer", 1, 6, 4)
-    chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: 12 heads, one sentence", q, span),
+    chart(built(real_heads_figure, attentions[layer - 1], tokens, f"Layer {layer}: all 12 heads", q, span),
           f"Each panel: one head's weights, rows looking at columns, on its own colour scale; outlined, the row of "
           f"“{literal(word, 30)}”; dotted, the column of “{literal(target, 30)}”.",
           lambda: pd.DataFrame(attentions[layer - 1][:, q, :].round(4), index=[f"head {h + 1}" for h in range(12)],

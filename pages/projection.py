@@ -122,12 +122,12 @@ def swap(p: core.Projection, q: np.ndarray, k: np.ndarray, scale: float) -> None
         score = fmt(p.score, scale)
         a, b = st.columns(2)
         with a:
-            chart(built(projection_figure, p, title="proj<sub>k</sub>(q): q's shadow on k", height=380, legend=False),
+            chart(built(projection_figure, p, title="q's shadow on k", height=380, legend=False),
                   f"{PROJ_K} = ({fmt(p.parallel[0])}, {fmt(p.parallel[1])}); score q·k = {score}.",
                   None, key=frame.key("fig_qk"))
         with b:
             chart(built(projection_figure, back, "k", "q", palette.KEY, palette.QUERY,
-                        "proj<sub>q</sub>(k): k's shadow on q", 380, legend=False),
+                        "k's shadow on q", 380, legend=False),
                   f"{PROJ_Q} = ({fmt(back.parallel[0])}, {fmt(back.parallel[1])}); "
                   f"score k·q = {fmt(back.score, scale)}.", None, key=frame.key("fig_kq"))
         st.markdown(f"q·k = **{score}** and k·q = **{fmt(back.score, scale)}**: the same number. "

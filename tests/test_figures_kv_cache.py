@@ -23,7 +23,7 @@ def test_step_weights_has_one_bar_series_per_head():
     fig = step_weights_figure(w, ["1 the", "2 cat"])
     assert [t.name for t in fig.data] == ["head 1", "head 2"]
     assert list(fig.data[1].y) == [0.6, 0.4] and list(fig.data[0].x) == ["1 the", "2 cat"]
-    assert "2 cached tokens" in fig.layout.title.text
+    assert "step 2" in fig.layout.title.text                             # two cached tokens: step 2
 
 
 def test_work_figure_draws_both_counts_and_marks_the_step():

@@ -89,3 +89,27 @@ def test_no_raw_latex_in_an_accessible_name(slug):
         at = reveal(at, slug)
     raw = [name for name in accessible_names(at) if "$" in name]
     assert not raw, f"{slug}: raw LaTeX in a label or help text: {raw}"
+
+
+# At 220 px a chart's title has about 24 characters of room on one line (17 px type), and Plotly never wraps
+# one itself: a longer title is broken onto a second line (figures._layout) or runs off the chart.
+TITLE_ROOM = 24
+
+
+def chart_titles(at) -> list[str]:
+    """Every chart's title as the reader sees it: tags dropped, <br> kept as a line break."""
+    import json
+
+    titles = []
+    for chart in at.main.get("plotly_chart"):
+        text = json.loads(chart.proto.spec)["layout"].get("title", {}).get("text", "")
+        titles.append(re.sub(r"<(?!br>)[^>]*>", "", text))
+    return titles
+
+
+@pytest.mark.parametrize("slug", [s for s in PLAIN_LABEL_PAGES if s != "glossary"])
+def test_chart_titles_fit_one_line_at_220_px(slug):
+    titles = chart_titles(reveal(open_page(slug), slug))
+    assert titles, slug
+    long = [t for t in titles if "<br>" in t or len(t) > TITLE_ROOM]
+    assert not long, f"{slug}: titles that wrap or overflow at 220 px: {long}"
