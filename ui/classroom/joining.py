@@ -26,7 +26,7 @@ from classroom.store import (
     normal_code,
 )
 from ui import streamlit_private as private
-from ui.classroom import browser
+from ui.classroom import browser, results_view
 from ui.classroom.rooms import client_address, room_store
 from ui.classroom.session import leave, notice, role, state
 
@@ -144,11 +144,24 @@ def _present_again(code: str, key: str) -> bool:
     except StoreUnavailable:
         notice("warning", "The class cannot be reached right now: open the presenter link again in a moment.")
         return True
+    if not presenter and _ended_results(code, key):
+        return True
     if not presenter:
         notice("warning", "That presenter link's key does not match the class, so you joined it as a student.")
         return False
     become_presenter(code, key)
     notice("success", f"You are presenting class {code} again.")
+    return True
+
+
+def _ended_results(code: str, key: str) -> bool:
+    """A presenter link to a class that has ended: its results, for this tab only (True when they were found)."""
+    try:
+        room_store().results(code, key, time.time())
+    except RoomError:
+        return False
+    results_view.remember(code, key, keep=False)
+    notice("info", f"Class {code} has ended: its results are at the top of this page, in this tab only.")
     return True
 
 

@@ -302,4 +302,5 @@ def panel(slug: str) -> None:
     results_view.panel_entry()                          # the concept check page, and "Class results"
     with st.popover("End the class", icon=":material/stop_circle:", width="stretch"):
         st.markdown("End the class for everyone? Students stop following; their pages stay as they are.")
+        results_view.keep_choice()                      # "Keep results on this computer", off by default
         st.button("Yes, end the class", key="_class_end", on_click=end, type="primary", width="stretch")

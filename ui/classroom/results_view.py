@@ -2,9 +2,10 @@
 its change, the concept check's scores and gain, a chart, and "Download results (CSV)".
 
 Shown from the presenter's panel ("Class results") while the class runs, and after "End the class" from the
-top of the page for RESULTS_TTL_S: the ended class's code and presenter key are kept in the presenter's own
-browser (``ui.progress``), so a reload still finds them. Students never reach any of it: every read takes the
-presenter key. Counts only, no names.
+top of the page for RESULTS_TTL_S: the ended class's code and presenter key stay in this tab's session, and in
+the presenter's browser (``ui.progress``, so a reload still finds them) only if they ticked "Keep results on this
+computer": the next person at a shared computer finds nothing. The presenter link opens them again for the day.
+Students never reach any of it: every read takes the presenter key. Counts only, no names.
 """
 
 from __future__ import annotations
@@ -24,12 +25,38 @@ from ui.classroom.session import state
 from ui.content import page_index
 
 ORDERS = ("Most missed first", "As asked")
+KEEP_LABEL = "Keep results on this computer"
+KEEP_KEY = "_class_results_keep"
+_HERE = "_class_results_here"          # an ended class's [code, key, until], in this session only
 
 
-def remember(code: str | None, key: str | None) -> None:
-    """At "End the class": keep what reads its results, in this session and in this browser, for a day."""
-    if code and key:
-        progress.keep_results(code, key, time.time() + RESULTS_TTL_S)
+def keep_choice() -> None:
+    """In "End the class": whether this browser keeps the results (off: a projector's computer is shared)."""
+    st.checkbox(KEEP_LABEL, key=KEEP_KEY, help="Off: the results stay in this tab only, and your presenter link "
+                "opens them again for 24 hours. On: this browser keeps them for 24 hours, even after a reload.")
+
+
+def remember(code: str | None, key: str | None, *, keep: bool | None = None) -> None:
+    """At "End the class" (or a presenter link to an ended class): keep what reads its results for a day, in this
+    session, and in this browser too if ``keep`` (default: the presenter's "Keep results on this computer")."""
+    if not (code and key):
+        return
+    keep = bool(st.session_state.get(KEEP_KEY)) if keep is None else keep
+    until = time.time() + RESULTS_TTL_S
+    st.session_state[_HERE] = [code, key, until]
+    if keep:
+        progress.keep_results(code, key, until)
+
+
+def _kept() -> tuple[str, str, float] | None:
+    here = st.session_state.get(_HERE)
+    return (here[0], here[1], here[2]) if here else progress.kept_results()
+
+
+def forget() -> None:
+    """"Forget these results", confirmed: from this session and from this browser."""
+    st.session_state.pop(_HERE, None)
+    progress.forget_results()
 
 
 def _read(code: str, key: str) -> cr.ClassResults | str:
@@ -154,12 +181,12 @@ def panel_entry() -> None:
 
 def after_class() -> None:
     """At the top of the page, for the presenter of a class that ended within the day: its results."""
-    kept = progress.kept_results()
+    kept = _kept()
     if kept is None:
         return
     code, key, until = kept
     if until < time.time():
-        progress.forget_results()
+        forget()
         return
     with st.container(border=True, key="_class_results_kept"):
         st.markdown(f":material/analytics: **Class {code} has ended.** Its results stay here for you until "
@@ -167,5 +194,8 @@ def after_class() -> None:
         cols = st.columns(2)
         if cols[0].button("Class results", key="_class_results_after", icon=":material/analytics:", width="stretch"):
             _dialog(code, key)
-        cols[1].button("Forget these results", key="_class_results_forget", on_click=progress.forget_results,
-                       width="stretch")
+        with cols[1].popover("Forget these results", icon=":material/delete:", width="stretch"):
+            st.markdown("Forget this class's results on this computer? Your presenter link still opens them "
+                        "until they expire.")
+            st.button("Yes, forget these results", key="_class_results_forget", on_click=forget, type="primary",
+                      width="stretch")
