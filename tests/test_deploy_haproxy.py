@@ -69,7 +69,7 @@ def test_every_response_carries_the_security_headers(proxied):
     assert headers["X-Frame-Options"] == "SAMEORIGIN"
     assert headers["Content-Security-Policy"] == "frame-ancestors 'self'"
     assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["Referrer-Policy"] == "same-origin"
+    assert headers["Referrer-Policy"] == "no-referrer"              # a presenter link's key never in a Referer
 
 
 def test_the_forwarded_address_is_the_proxys_view_never_the_clients_claim(proxied):
