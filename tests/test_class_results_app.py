@@ -173,3 +173,25 @@ def test_a_question_asked_twice_shows_both_rounds_and_the_change():
     assert (row["Lesson"], row["Right, first vote"], row["Right, after discussion"], row["Change"]) == \
         ("Why divide by √dₖ", "0 %", "100 %", "+100 points")
     assert row["Question"] == question.prompt.strip()
+
+
+def test_after_the_end_each_student_keeps_their_revealed_exit_check():
+    """Issue 46: "End the class" once replaced a student's reviewed exit check ("You got 10 of 10 right" and the
+    explanations) by a blank solo form. Their score, their answers and the explanations stay, until they choose
+    to take the check alone."""
+    pres, students, _ = _run_class()
+    before = [texts(st) for st in students]
+    pres.sidebar.button(key="_class_end").click().run()
+    for st, shown, score in zip(students, before, (10, 10, 0), strict=True):
+        st.run()
+        assert not st.exception, [e.value for e in st.exception]
+        assert class_state(st).role is None
+        now = texts(st)
+        assert f"You got {score} of 10 right" in now
+        assert all(q.explanation in now for q in QUESTIONS)
+        chosen = [line for line in shown.splitlines() if line.startswith("You chose:")]
+        assert len(chosen) == len(QUESTIONS) and all(line in now for line in chosen), "an answer went"
+        assert "Send my answers" not in [b.label for b in st.button], "a blank form replaced the review"
+    alone = students[2]
+    alone.button(key="_cc_class_review_done").click().run()     # the student's own choice: the check alone
+    assert "Send my answers" in [b.label for b in alone.button] and "You got 0 of 10 right" not in texts(alone)

@@ -16,8 +16,10 @@ from classroom import results as cr
 from classroom.concept_check import ConceptQuestion, load_concept_check
 from ui import progress
 from ui.frame import verdict
+from ui.inputs import literal
 
 TRIES = {"pre": "First try (before the course)", "post": "Second try (after the course)"}
+CLASS_REVIEW = "_cc_class_review"   # the revealed exit check a class showed this student: {question id: option}
 
 
 def questions() -> tuple[ConceptQuestion, ...]:
@@ -84,8 +86,41 @@ def _percent(score: cr.Score) -> str:
     return f"{score.right} of {score.answered} ({score.percent:.0f} %)"
 
 
+def class_review(questions: tuple[ConceptQuestion, ...], sent: dict[str, str]) -> None:
+    """A revealed exit check on a student's screen: their score, their answers with feedback, the answers and
+    the explanations. Kept for the session (``CLASS_REVIEW``), so that it stays after the class ends or the
+    student explores on their own, until they take the check alone."""
+    st.session_state[CLASS_REVIEW] = dict(sent)
+    right = sum(sent.get(q.id) == q.right for q in questions)
+    st.markdown(f"### The answers. You got {right} of {len(questions)} right." if sent else "### The answers")
+    for n, q in enumerate(questions, 1):
+        st.markdown(f"**{n}.** {q.prompt}")
+        mine = sent.get(q.id)
+        if mine in q.feedback:                              # an option of the question (never typed text)
+            verdict(mine == q.right, f"You chose: {literal(mine, 200)}. {q.feedback[mine]}")
+        st.markdown(f"**The answer:** {q.right}.")
+        st.caption(q.explanation)
+
+
+def _kept_review(questions: tuple[ConceptQuestion, ...]) -> bool:
+    """Out of class: the exit check the class revealed to this student, as it was, with a way to the solo check.
+    True when it was drawn."""
+    sent = st.session_state.get(CLASS_REVIEW)
+    if sent is None:
+        return False
+    st.caption("Your class's exit check, as it was revealed: it stays here after the class.")
+    class_review(questions, sent)
+    st.button("Take the check on my own", key="_cc_class_review_done", icon=":material/restart_alt:",
+              on_click=st.session_state.pop, args=(CLASS_REVIEW, None),
+              help="Leaves this review and starts the check alone (your own tries stay in this browser).")
+    return True
+
+
 def solo_check(questions: tuple[ConceptQuestion, ...]) -> None:
-    """The check for one learner: the first try, then the second, then both scores, the gain and the answers."""
+    """The check for one learner: the first try, then the second, then both scores, the gain and the answers.
+    A student whose class revealed its exit check first keeps that review (``class_review``)."""
+    if _kept_review(questions):
+        return
     pre, post = _kept("pre", questions), _kept("post", questions)
     if pre is None:
         _form("pre", questions)

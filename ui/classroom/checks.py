@@ -15,10 +15,9 @@ import streamlit as st
 from classroom import results as cr
 from classroom.concept_check import SLUG, ConceptQuestion
 from classroom.store import Check, RoomError, StoreUnavailable
+from ui import concept_check
 from ui.classroom.rooms import changed, room_store
 from ui.classroom.session import following, notice, role, state
-from ui.frame import verdict
-from ui.inputs import literal
 
 CHECK_EVERY_S = 1.0              # the presenter's count of answers
 NAMES = {1: "Pre-class check", 2: "Exit check"}
@@ -168,13 +167,6 @@ def _student(questions: tuple[ConceptQuestion, ...]) -> None:
 
 
 def _revealed(questions: tuple[ConceptQuestion, ...], sent: dict[str, str]) -> None:
-    """After the reveal: the answers and explanations, and this student's own score (from this screen only)."""
-    right = sum(sent.get(q.id) == q.right for q in questions)
-    st.markdown(f"### The answers. You got {right} of {len(questions)} right." if sent else "### The answers")
-    for n, q in enumerate(questions, 1):
-        st.markdown(f"**{n}.** {q.prompt}")
-        mine = sent.get(q.id)
-        if mine is not None:
-            verdict(mine == q.right, f"You chose: {literal(mine, 200)}. {q.feedback[mine]}")
-        st.markdown(f"**The answer:** {q.right}.")
-        st.caption(q.explanation)
+    """After the reveal: the answers and explanations, and this student's own score (from this screen only),
+    kept for after the class (``ui.concept_check.class_review``)."""
+    concept_check.class_review(questions, sent)
