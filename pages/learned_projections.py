@@ -22,6 +22,7 @@ DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data"
 LABELS, X = core.token_table(DATA["tokens"])
 D_MODEL = X.shape[1]
 MODES = ["pronoun → antecedent (preset)", "random, from a seed", "type your own"]
+frame = lesson("learned_projections")
 
 def predict_mutual(A: np.ndarray, i: int, j: int, mode: str) -> bool:
     """Does the pair score each other equally? Read off the learned grid A, whatever the weights are."""
@@ -47,14 +48,12 @@ class Step(Steps):
     RANK = "The rank bottleneck"
 
 
-frame = lesson("learned_projections")
-frame.header()
-step = frame.steps(Step.labels())
-
-st.subheader("The sentence: " + " ".join(LABELS))
-frame.note("sentence")
-with st.expander("The embeddings X (one row per word)"):
-    numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, DATA["features"])))
+def the_sentence() -> None:
+    """Step 1: the sentence and its hand-made embeddings."""
+    st.subheader("The sentence: " + " ".join(LABELS))
+    frame.note("sentence")
+    with st.expander("The embeddings X (one row per word)"):
+        numbers(fixed_table(frame.key("embeddings"), lambda: table(X, LABELS, DATA["features"])))
 
 
 def choose_weights(mode: str) -> tuple[np.ndarray | None, np.ndarray | None, int]:
@@ -103,7 +102,7 @@ def raw_against_learned(raw: core.BilinearScores, learned: core.BilinearScores |
     with right:
         shown = predict_mutual(learned.scores, i, j, mode)
         if shown:
-            chart(built(score_heatmap, learned.scores, LABELS, "(X W<sub>Q</sub>ᵀ)(X W<sub>K</sub>ᵀ)ᵀ"),
+            chart(built(score_heatmap, learned.scores, LABELS, "Learned scores Q Kᵀ"),
                   f"Query of each row's word against the key of each column's word. "
                   f"‖A − Aᵀ‖ = {learned.asymmetry:.3f}.", lambda: table(learned.scores, LABELS, LABELS),
                   key=frame.key("fig_learned"))
@@ -149,7 +148,8 @@ def rank_bottleneck(learned: core.BilinearScores, seed: int) -> None:
 # reruns this part of the page only (not the entry script, the header, the sentence or the footer).
 @frame.fragment
 def weights_and_scores(step: int) -> None:
-    st.subheader("Choose $W_Q$ and $W_K$")
+    st.subheader("Two questions: the query and key weights")
+    frame.note("projections")
     mode = frame.control(st.radio, "mode", "Weights", MODES, horizontal=True)
     W_Q, W_K, seed = choose_weights(mode)
     learned = None
@@ -166,8 +166,10 @@ def weights_and_scores(step: int) -> None:
         rank_bottleneck(learned, seed)
 
 
+frame.header()
+step = frame.steps(Step.labels())
+the_sentence()
 weights_and_scores(step)
-
 frame.trap()
 frame.check("symmetric")
 frame.footer()

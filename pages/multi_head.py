@@ -196,7 +196,7 @@ def small_heads(step: int) -> None:
     if step >= Step.CONCAT:
         st.subheader("④ Concatenate, then $W_O$ mixes")      # outside the switch's fragment: it never changes
         frame.note("mixing")
-        with folded("What W_O is, and why it matters"):
+        with folded("What the output weights do"):
             frame.note("mixing_more")
         mixing(n, wq, wv)
 
