@@ -233,6 +233,9 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
             confirm = pg.get_by_role("button", name="Yes, end the class")
             if not confirm.is_visible():            # "End the class" asks first, in a popover
                 pg.get_by_role("button", name="End the class", exact=True).click()
+            keep = pg.get_by_role("checkbox", name="Keep results on this computer")
+            if not keep.is_checked():               # this browser keeps them (off: nothing stays after a reload)
+                keep.check(force=True)
             confirm.click()
             try:
                 ended.wait_for(timeout=40_000)
