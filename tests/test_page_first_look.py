@@ -162,3 +162,27 @@ def test_the_lesson_map_sends_a_newcomer_here_and_the_navigation_lists_it_right_
     start = next(label for label in links if label.startswith("New here?"))
     assert LESSON.title in start and links[start].rstrip("/").endswith(SLUG)
     assert LESSON.title in texts(home)                               # the "where to start" line names it
+
+
+@pytest.mark.parametrize("pid", ["same", "reach"])
+def test_a_live_class_is_asked_a_prediction_and_its_reveal_unlocks_the_result_on_a_followers_page(pid):
+    from devtools.apptest import fresh, start_class
+    from tests.test_class_polls import ask, vote
+    from tests.test_classroom_app import go
+    from ui import controls
+
+    pres, code, _ = start_class()
+    go(pres, SLUG)
+    student = fresh(room=code)
+    student.run()
+    poll = f"{SLUG}:predict:{pid}"
+    assert not shown(student, GATES[pid])
+    ask(pres, poll, student)
+    right = next(c.text for c in LESSON.predictions[pid].choices if c.correct)
+    vote(student, poll, right)
+    pres.button(key=f"_class_reveal__{poll}").click().run()
+    student.run()
+    assert not student.exception
+    assert student.session_state[controls.revealed_key(SLUG, pid)]
+    assert shown(student, GATES[pid]), f"the class reveal did not show {GATES[pid]} to the follower"
+    assert student.session_state["_progress"]["answers"][SLUG][f"predict:{pid}"] is True
