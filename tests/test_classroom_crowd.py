@@ -24,8 +24,11 @@ JOIN_S = 120                  # the flood's own runs, on a shared 2-core machine
 FULL = f"This class is full ({MAX_FOLLOWERS} students)."
 
 
-async def _join(ws_url: str, code: str, name: str) -> Client:
-    student = Client(ws_url, name, query=f"room={code}")
+SOURCES = 8                   # loopback addresses the flood comes from: below NEW_STUDENTS_PER_ADDRESS a minute each
+
+
+async def _join(ws_url: str, code: str, name: str, source: str = "127.0.0.30") -> Client:
+    student = Client(ws_url, name, query=f"room={code}", source=source)
     await student.open()
     await student.run(timeout=JOIN_S)
     await ws_client.browser_says(student, uuid.uuid4().hex)     # a join waits for the browser's own follower id
@@ -39,8 +42,9 @@ async def _flood(base: str) -> tuple[list[str], float, list[str]]:
     ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
     code = await start_class(presenter)
-    flood = await asyncio.gather(*(_join(ws_url, code, f"flood {i}") for i in range(MAX_FOLLOWERS)))
-    late = await _join(ws_url, code, "late")
+    flood = await asyncio.gather(*(_join(ws_url, code, f"flood {i}", f"127.0.0.{10 + i % SOURCES}")
+                                   for i in range(MAX_FOLLOWERS)))
+    late = await _join(ws_url, code, "late", "127.0.0.31")
     told = list(late.alerts)
     await late.close()
     errors = [e for c in (presenter, *flood) for e in c.errors]
