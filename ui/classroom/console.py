@@ -28,6 +28,7 @@ from ui.content import APP_DIR, PAGE_FILES, load_lesson
 
 CONSOLE_PARAM, SINCE_PARAM = "console", "since"   # the console link: the presenter link with &console=1&since=…
 TOGGLE = "_class_console"                          # the toggle's key (a "_class" key: never a lesson control)
+_ON = "_class_console_on"                          # the choice itself: kept when a run draws no toggle
 _STARTED = "_class_console_started"               # (room code, start time, exact?) as this session knows it
 LIVE_EVERY_S = 1.0                                 # the clock and the counts refresh this often
 MAX_CLASS_S = 24 * 3600                            # a link's start time older than this is not believed
@@ -57,7 +58,7 @@ def notes_for(slug: str, number: int) -> str:
 
 def on() -> bool:
     """This session presents a class and asked for the console."""
-    return role() == "presenter" and bool(st.session_state.get(TOGGLE))
+    return role() == "presenter" and bool(st.session_state.get(_ON))
 
 
 def arrive() -> None:
@@ -69,7 +70,8 @@ def arrive() -> None:
         return
     now = time.time()
     if st.query_params.get(CONSOLE_PARAM) == "1":
-        st.session_state[TOGGLE] = True
+        st.session_state[_ON] = True
+        st.session_state.pop(TOGGLE, None)              # the toggle shows the choice on its next drawing
     since = st.query_params.get(SINCE_PARAM, "")
     if since.isdigit() and now - MAX_CLASS_S <= int(since) <= now + 60:
         st.session_state[_STARTED] = (s.code, min(float(since), now), True)
@@ -94,9 +96,15 @@ def offer(console_link: str, qr: bytes) -> None:
     st.code(console_link, language=None, wrap_lines=True)
 
 
+def _switched() -> None:
+    st.session_state[_ON] = bool(st.session_state.get(TOGGLE))
+
+
 def toggle() -> None:
     """The presenter's switch for this screen's console (off by default: the projector never shows it)."""
-    st.toggle("Presenter console", key=TOGGLE,
+    if TOGGLE not in st.session_state:                  # a widget's state goes with a run that did not draw it
+        st.session_state[TOGGLE] = bool(st.session_state.get(_ON))
+    st.toggle("Presenter console", key=TOGGLE, on_change=_switched,
               help="On this screen only: the current and next step, your speaker notes, the class clock and "
                    "the counts, above Next / Back. Keep it off on the projector.")
 
