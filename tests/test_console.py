@@ -90,3 +90,11 @@ def test_the_console_link_is_offered_with_the_class_start():
 
 def test_the_clock_reads_as_minutes_and_hours():
     assert [console.clock(s) for s in (0, 7, 247, 3729, -3)] == ["0:00", "0:07", "4:07", "1:02:09", "0:00"]
+
+
+def test_out_of_presenter_mode_the_console_says_where_it_shows():
+    laptop, _, _ = start_class()
+    go(laptop, SLUG)
+    laptop.sidebar.toggle(key=console.TOGGLE).set_value(True).run()
+    assert not shown_notes(laptop)
+    assert any("presenter mode" in c.value for c in laptop.sidebar.caption)

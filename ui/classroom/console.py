@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from classroom.store import RoomError, StoreUnavailable
-from ui import streamlit_private as private
+from ui import present, streamlit_private as private
 from ui.classroom.rooms import room_store
 from ui.classroom.session import role, state
 from ui.content import APP_DIR, PAGE_FILES, load_lesson
@@ -107,6 +107,8 @@ def toggle() -> None:
     st.toggle("Presenter console", key=TOGGLE, on_change=_switched,
               help="On this screen only: the current and next step, your speaker notes, the class clock and "
                    "the counts, above Next / Back. Keep it off on the projector.")
+    if on() and not present.active():
+        st.caption("The console shows above Next / Back on a lesson page, in presenter mode.")
 
 
 def clock(seconds: float) -> str:
