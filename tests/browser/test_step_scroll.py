@@ -88,4 +88,7 @@ def test_next_brings_the_new_steps_heading_to_the_top_of_a_phone(server, devices
     pg.get_by_role("button", name="◀ Back").click()
     phone.locator('[class*="st-key-_class_step__2"]').first.wait_for()
     heading_at_top(phone, labels[1], "step_scroll_back_2.png")
+    pg.get_by_role("button", name="Next ▶").click()              # forward again: to the heading it had
+    phone.locator('[class*="st-key-_class_step__3"]').first.wait_for()
+    heading_at_top(phone, labels[2], "step_scroll_again_3.png")
     assert not phone.errors, phone.errors

@@ -53,12 +53,15 @@ _GUIDE_JS = private.frontend("""
       document.querySelectorAll('[data-testid="stMain"] h3'),
       function (h) { return h.getBoundingClientRect().height > 0; });
   };
-  var titled = function (text) {
-    return function () { return headings().filter(function (h) { return h.textContent.trim() === text; })[0]; };
+  var titled = function (text) {             // that heading; the step line if it is not drawn within ~2 s
+    var calls = 0;
+    return function () {
+      var h = headings().filter(function (e) { return e.textContent.trim() === text; })[0];
+      return h || ++calls < 12 ? h : document.querySelector('[class*="st-key-_class_step__"]');
+    };
   };
-  var known = {}, marks = {};            // the headings at the current step; path|step -> the heading brought to
+  var known = {}, marks = {};            // every heading seen on this page; path|step -> the heading brought to
   var remember = function () {
-    known = {};
     headings().forEach(function (h) { known[h.textContent.trim()] = true; });
   };
   // Next: the first heading not on the page at the step before, once the run has drawn it (else the step line).
@@ -94,13 +97,13 @@ _GUIDE_JS = private.frontend("""
       var samePage = location.pathname === path;
       if (step !== null && n === null) {
         var move = "s" + s + path;
-        if (samePage && Number(s) > Number(step)) toNewHeading(s, known, move);
-        else if (samePage && marks[path + "|" + s]) scroll(titled(marks[path + "|" + s]), move);
+        if (samePage && marks[path + "|" + s]) scroll(titled(marks[path + "|" + s]), move);
+        else if (samePage && Number(s) > Number(step)) toNewHeading(s, Object.assign({}, known), move);
         else scroll(select('[class*="st-key-_class_step__"]'), move);
       }
+      if (!samePage) known = {};
       step = s;
       path = location.pathname;
-      known = {};
       return;
     }
     if (s !== null) remember();
