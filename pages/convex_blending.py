@@ -28,22 +28,30 @@ class Step(Steps):
 
 
 frame = lesson("convex_blending")
-frame.header()
-shown = frame.steps(Step.labels())
-frame.note("palette")
 
-with st.expander("Edit the tokens (up to 6, each a point x, y)"):
-    c1, c2 = st.columns(2)
-    with c1:
-        X = frame.control(matrix_input, "X", "Token vectors", SEED_X, cols=2, height=160,
-                          help="One token per line: two numbers, x and y.")
-    with c2:
-        label_text = frame.control(text_box, "labels", "Token names, separated by commas", SEED_LABELS,
-                                   max_chars=200)
-if X is not None and X.shape[0] > MAX_TOKENS:
-    st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
-             icon=":material/error:")
-    X = None
+
+def tokens() -> tuple[np.ndarray, list[str]] | None:
+    """The token editor: the tokens' points and names, or None (with the message) when they cannot be blended."""
+    with st.expander("Edit the tokens (up to 6, each a point x, y)"):
+        c1, c2 = st.columns(2)
+        with c1:
+            X = frame.control(matrix_input, "X", "Token vectors", SEED_X, cols=2, height=160,
+                              help="One token per line: two numbers, x and y.")
+        with c2:
+            label_text = frame.control(text_box, "labels", "Token names, separated by commas", SEED_LABELS,
+                                       max_chars=200)
+    if X is not None and X.shape[0] > MAX_TOKENS:
+        st.error(f"This page blends at most {MAX_TOKENS} tokens; you typed {X.shape[0]}. Remove some lines.",
+                 icon=":material/error:")
+        X = None
+    if X is None:
+        st.info("Fix the token vectors above to see the blend.", icon=":material/info:")
+        return None
+    labels, label_msg = core.parse_labels(label_text, X.shape[0], prefix="x")
+    if label_msg:
+        st.warning(literal(label_msg, 300), icon=":material/warning:")
+    return X, labels
+
 
 def predict_where(b: core.Blend, labels: list[str]) -> bool:
     """Where will z land? The options name every token; the right one is read off the blend itself."""
@@ -158,14 +166,11 @@ def show_blend(X: np.ndarray, labels: list[str], shown: int) -> None:
         blend_numbers(X, b)
 
 
-if X is None:
-    st.info("Fix the token vectors above to see the blend.", icon=":material/info:")
-else:
-    labels, label_msg = core.parse_labels(label_text, X.shape[0], prefix="x")
-    if label_msg:
-        st.warning(literal(label_msg, 300), icon=":material/warning:")
-    show_blend(X, labels, shown)
-
+frame.header()
+shown = frame.steps(Step.labels())
+frame.note("palette")
+if (typed := tokens()) is not None:
+    show_blend(*typed, shown)
 frame.trap()
 frame.check("new_direction")
 frame.footer()

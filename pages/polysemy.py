@@ -157,16 +157,26 @@ def context(vocab: polysemy.Vocab, static: np.ndarray) -> None:
                     f"from the river sense and **{fixed(d_finance, 4)}** from the finance sense: "
                     + lean_words(d_river, d_finance))
         st.markdown(top_share_words(trace.weights, tokens, temperature))
-        c1, c2, c3 = st.columns(3)
-        # Short labels: a metric's label never wraps, and three share a row on a projector at 1024 px.
-        c1.metric("z → river", f"{d_river:.4f}", f"{d_river - np.linalg.norm(static - sense_river):+.4f}",
-                  delta_color="inverse", help="From z to the river sense of bank; the change is from the static point.")
-        c2.metric("z → finance", f"{d_finance:.4f}",
-                  f"{d_finance - np.linalg.norm(static - sense_finance):+.4f}", delta_color="inverse",
-                  help="From z to the finance sense of bank; the change is from the static point.")
-        c3.metric("weights' entropy", f"{fixed(trace.entropy, 3)} nats",
-                  help=f"How evenly bank spreads its attention, in nats (entropy with the natural log): an even "
-                       f"share over these tokens gives {np.log(len(tokens)):.3f} nats; all on one token, 0.")
+        context_metrics(trace, static, vocab.senses, len(tokens))
+
+
+def signed(x: float, decimals: int = 4) -> str:
+    """A change with its sign, never "-0.0000" ("+0.0000" for a change that rounds to zero)."""
+    text = fixed(x, decimals)
+    return text if text.startswith("-") else "+" + text
+
+
+def context_metrics(trace: core.ContextTrace, static: np.ndarray, senses: np.ndarray, n_tokens: int) -> None:
+    """z's distance to each sense (and the change from the static point), and the weights' entropy."""
+    c1, c2, c3 = st.columns(3)
+    # Short labels: a metric's label never wraps, and three share a row on a projector at 1024 px.
+    for column, name, sense in ((c1, "river", senses[0]), (c2, "finance", senses[1])):
+        d = np.linalg.norm(trace.z - sense)
+        column.metric(f"z → {name}", f"{d:.4f}", signed(d - np.linalg.norm(static - sense)), delta_color="inverse",
+                      help=f"From z to the {name} sense of bank; the change is from the static point.")
+    c3.metric("weights' entropy", f"{fixed(trace.entropy, 3)} nats",
+              help=f"How evenly bank spreads its attention, in nats (entropy with the natural log): an even "
+                   f"share over these tokens gives {np.log(n_tokens):.3f} nats; all on one token, 0.")
 
 
 def steer(vocab: polysemy.Vocab, static: np.ndarray) -> None:

@@ -42,18 +42,12 @@ def most_weight(titles: list[str], weights: np.ndarray) -> str:
 
 
 frame = lesson("queries_keys_values")
-frame.header()
-shown = frame.steps(Step.labels())
-frame.note("characters")
-
-library = queries_keys_values.video_library()
-numbers(library.shown)
 
 
 # ── Build a query ──────────────────────────────────────────────────────────────────────────────────
 # One fragment: the query sliders and the temperature drive both lookups, the three charts and the spread below.
 @frame.fragment
-def lookup(library: dict) -> None:
+def lookup(library: queries_keys_values.Library) -> None:
     tags, value_names = library.tags, library.value_names
     K, V, titles = library.K, library.V, library.titles
     st.subheader("Your query")
@@ -101,7 +95,6 @@ def lookup(library: dict) -> None:
                f"share over {len(titles)} videos).")
 
 
-lookup(library)
 
 
 def predict_it(Q: np.ndarray, trace: core.AttentionTrace) -> bool:
@@ -161,6 +154,17 @@ def self_attention() -> None:
                         "key, so it looks " + ("mostly at itself." if top == token else f"mostly at “{top}”."))
 
 
+def library_table() -> queries_keys_values.Library:
+    """The video library the lookups search: its keys and values, shown as a table."""
+    frame.note("characters")
+    library = queries_keys_values.video_library()
+    numbers(library.shown)
+    return library
+
+
+frame.header()
+shown = frame.steps(Step.labels())
+lookup(library_table())
 if shown >= Step.LOOKS_AWAY:
     self_attention()
 

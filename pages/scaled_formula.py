@@ -32,13 +32,15 @@ class Step(Steps):
 
 
 frame = lesson("scaled_formula")
-frame.header()
 
-st.subheader("Your query, keys and values")
-inputs = st.container()                 # the fragment below draws Q, K, V and the toggle here, above the steps
-inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
-st.subheader("The formula, read left to right")
-shown = frame.steps(Step.labels())
+
+def input_area():
+    """The box above the steps where the formula's fragment draws Q, K, V and the toggle (returned)."""
+    st.subheader("Your query, keys and values")
+    inputs = st.container()
+    inputs.caption("One row per line, numbers separated by commas. Add a line to add a key (and its value).")
+    st.subheader("The formula, read left to right")
+    return inputs
 
 
 def anatomy(trace: core.AttentionTrace, term: str, scale: bool) -> str:
@@ -103,9 +105,9 @@ def exact_result(trace: core.AttentionTrace) -> None:
     frame.note("rounding")
 
 
-def entered() -> tuple[core.AttentionTrace | None, bool]:
-    """The Q, K, V boxes and the scale switch, drawn in the box above the steps: the trace of what they hold
-    and the switch's state, or None for the trace (its message shown) when the entries do not fit."""
+def entered(inputs) -> tuple[core.AttentionTrace | None, bool]:
+    """The Q, K, V boxes and the scale switch, drawn in ``inputs`` (the box above the steps): the trace of what
+    they hold and the switch's state, or None for the trace (its message shown) when the entries do not fit."""
     with inputs:
         c1, c2, c3 = st.columns(3)
         with c1:
@@ -153,8 +155,8 @@ def misfit(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> tuple[int, str] | Non
 # One fragment: Q, K, V and the scale toggle drive every stage of the formula, so editing one reruns this
 # part of the page only (not the entry script, the header, the presenter's steps or the footer).
 @frame.fragment
-def formula(shown: int) -> None:
-    trace, scale = entered()
+def formula(shown: int, inputs) -> None:
+    trace, scale = entered(inputs)
     picked = frame.control(st.segmented_control, "term", "Pick a term of the formula to see what it does", TERMS,
                            default=TERMS[0])
     st.latex(formula_latex(upto=shown, focus=TERMS.index(picked) + 1 if picked else None))
@@ -198,8 +200,10 @@ def formula(shown: int) -> None:
             exact_result(trace)
 
 
-formula(shown)
-
+frame.header()
+inputs = input_area()
+shown = frame.steps(Step.labels())
+formula(shown, inputs)
 frame.trap()
 frame.check("softmax_needed")
 frame.footer()

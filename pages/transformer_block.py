@@ -33,29 +33,30 @@ class Step(Steps):
 
 
 frame = lesson("transformer_block")
-frame.header()
-shown = frame.steps(Step.labels())
 
 
-st.subheader("① Your sentence and the block's parts")
-text = frame.control(text_box, "text", "Type a sentence", tb.SENTENCE, max_chars=tb.MAX_CHARS)
-frame.note("parts")
-a, b, c = st.columns(3)
-parts = core.BlockParts(frame.control(a.toggle, "residual", "Residual connections", False),
-                        frame.control(b.toggle, "layer_norm", "LayerNorms", True),
-                        frame.control(c.toggle, "feed_forward", "Feed-forward", True))
-OFF = tb.switched_off(parts)
+def sentence_and_parts() -> tuple[str, core.BlockParts]:
+    """Section ①: the sentence box and the three switches, read."""
+    st.subheader("① Your sentence and the block's parts")
+    text = frame.control(text_box, "text", "Type a sentence", tb.SENTENCE, max_chars=tb.MAX_CHARS)
+    frame.note("parts")
+    a, b, c = st.columns(3)
+    parts = core.BlockParts(frame.control(a.toggle, "residual", "Residual connections", False),
+                            frame.control(b.toggle, "layer_norm", "LayerNorms", True),
+                            frame.control(c.toggle, "feed_forward", "Feed-forward", True))
+    return text, parts
 
 
-def read_sentence(text: str) -> bool:
+def read_sentence(text: str, parts: core.BlockParts) -> bool:
     """The tokens the model reads, or why it reads none; True when there is a run to draw."""
+    off = tb.switched_off(parts)
     try:
         run = tb.staged_run(text, parts.residual, parts.layer_norm, parts.feed_forward)
     except ValueError as err:
         st.info(f"{message(err)} Type a sentence above.", icon=":material/edit:")
         return False
     st.caption(f"The {len(run.tokens)} tokens the model reads, [CLS] and [SEP] included, as plain text. "
-               f"Switched off in every block: {OFF}.")
+               f"Switched off in every block: {off}.")
     st.code("  ".join(run.tokens), language=None, wrap_lines=True)
     if run.truncated:
         st.warning("Truncated: the model reads at most 128 tokens, so the rest of your text was cut off.",
@@ -118,13 +119,13 @@ def block_stages(text: str, parts: core.BlockParts) -> None:
           f"{X.max():.3g}.", lambda: pd.DataFrame(X.round(4), index=rows), key=frame.key("fig_vectors"))
 
 
-def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str) -> str:
+def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str, off: str) -> str:
     """What the alikeness chart shows, computed from its two lines."""
     said = (f"With every part on, the mean cosine between tokens goes from {full[0]:.3f} after the embedding to "
             f"{full[-1]:.3f} after layer 6.")
-    if OFF == "nothing":
+    if off == "nothing":
         return said + " Nothing is switched off, so the two lines are the same model: switch a part off above."
-    said += f" Without {OFF} it reaches {ablated[-1]:.3f}: "
+    said += f" Without {off} it reaches {ablated[-1]:.3f}: "
     if verdict == "collapsed":
         at = core.first_layer_at(ablated, core.transformer_block.COLLAPSED)
         return said + (f"the tokens become alike much faster and are nearly one vector (0.95 first reached at "
@@ -138,32 +139,33 @@ def alike_sentence(full: np.ndarray, ablated: np.ndarray, verdict: str) -> str:
 
 def tokens_alike(text: str, parts: core.BlockParts) -> bool:
     """Step 3: the prediction, then the alikeness chart; True once the prediction is revealed."""
+    off = tb.switched_off(parts)
     st.subheader("③ Do the tokens become alike?")
     frame.note("alike")
     full = tb.alikeness(text, True, True, True)
     ablated = tb.alikeness(text, parts.residual, parts.layer_norm, parts.feed_forward)
     verdict = core.compare_alikeness(float(full[-1]), float(ablated[-1]))
-    measured = alike_sentence(full, ablated, verdict)
-    if not frame.predict("collapse", options=list(OPTIONS), answer=VERDICTS.index(verdict), off=OFF,
+    measured = alike_sentence(full, ablated, verdict, off)
+    if not frame.predict("collapse", options=list(OPTIONS), answer=VERDICTS.index(verdict), off=off,
                          full=f"{full[-1]:.3f}", measured=measured):
         return False
     row = st.container(horizontal=True)
     row.metric("full model, after layer 6", f"{full[-1]:.3f}")
-    row.metric(f"without {OFF}" if parts != core.BlockParts() else "the same model", f"{ablated[-1]:.3f}")
-    names = {"full model": full, (f"without {OFF}" if OFF != "nothing" else "every part on (again)"): ablated}
+    row.metric(f"without {off}" if parts != core.BlockParts() else "the same model", f"{ablated[-1]:.3f}")
+    names = {"full model": full, (f"without {off}" if off != "nothing" else "every part on (again)"): ablated}
     chart(built(by_layer_figure, list(tb.LAYER_LABELS), names, "How alike the tokens are", "mean cosine"),
           measured, lambda: pd.DataFrame({k: v.round(4) for k, v in names.items()}, index=tb.LAYER_LABELS),
           key=frame.key("fig_alike"))
     return True
 
 
-def bank_sentence(full: tb.BankNumbers, ablated: tb.BankNumbers) -> str:
+def bank_sentence(full: tb.BankNumbers, ablated: tb.BankNumbers, off: str) -> str:
     """What the bank chart shows, computed from its numbers."""
     f, a = float(full.cosine[-1]), float(ablated.cosine[-1])
     said = f"After layer 6 the two banks' cosine is {f:.3f} with every part on"
-    if OFF == "nothing":
+    if off == "nothing":
         return said + ". Nothing is switched off, so the two lines coincide."
-    said += f" and {a:.3f} without {OFF}: " + (
+    said += f" and {a:.3f} without {off}: " + (
         "the two banks stay further apart" if a < f - core.transformer_block.SAME else
         "the two banks end closer together" if a > f + core.transformer_block.SAME else "about the same")
     r, t = float(ablated.river_to_others[-1]), float(ablated.till_to_others[-1])
@@ -176,22 +178,27 @@ def bank_sentence(full: tb.BankNumbers, ablated: tb.BankNumbers) -> str:
 
 
 def two_banks(parts: core.BlockParts) -> None:
+    """Step 4: the two banks, full model against the one with the parts switched off."""
+    off = tb.switched_off(parts)
     st.subheader("④ “Bank” by the river and at the till")
     frame.note("bank")
     st.caption(f"“{tb.RIVER}” against “{tb.TILL}”.")
     full, ablated = tb.bank_numbers(True, True, True), tb.bank_numbers(parts.residual, parts.layer_norm,
                                                                      parts.feed_forward)
-    names = {"full model": full.cosine, (f"without {OFF}" if OFF != "nothing" else "every part on (again)"):
+    names = {"full model": full.cosine, (f"without {off}" if off != "nothing" else "every part on (again)"):
              ablated.cosine}
     chart(built(by_layer_figure, list(tb.LAYER_LABELS), names, "The two banks, layer by layer", "cosine"),
-          bank_sentence(full, ablated),
+          bank_sentence(full, ablated, off),
           lambda: pd.DataFrame({**{k: v.round(4) for k, v in names.items()},
                                 "river bank vs its sentence": ablated.river_to_others.round(4),
                                 "till bank vs its sentence": ablated.till_to_others.round(4)},
                                index=tb.LAYER_LABELS), key=frame.key("fig_bank"))
 
 
-readable = read_sentence(text or "")
+frame.header()
+shown = frame.steps(Step.labels())
+text, parts = sentence_and_parts()
+readable = read_sentence(text or "", parts)
 if readable and shown >= Step.BLOCK:
     one_block(text, parts)
 # A student answering a class poll has no reveal of their own: the prediction's return says it is revealed.

@@ -14,6 +14,39 @@ from ui import controls, progress
 from ui.content import Check
 
 _ADOPTED = "_class_adopted"          # frame keys of the questions a class reveal committed in this session
+# A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
+# start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
+# on the first reveal after a server start (docs/PERFORMANCE.md (i)).
+RIGHT_ICON, WRONG_ICON = ":material/check_circle:", ":material/cancel:"
+TYPED_LIMIT = 1e6                    # a hand-worked answer larger than this is refused, never echoed
+
+
+def verdict(correct: bool, text: str) -> None:
+    """The feedback on an answer: green with a tick when right, red with a cross when wrong."""
+    (st.success if correct else st.error)(text, icon=RIGHT_ICON if correct else WRONG_ICON)
+
+
+def graded(asked: Check, committed: str | None, choice: str | None) -> None:
+    """A revealed prediction's feedback: the verdict on the answer committed at the reveal, the one graded; an
+    option picked since gets its own feedback, said to be practice."""
+    kept = next((c for c in asked.choices if c.text == committed), None)
+    if kept is not None:
+        verdict(kept.correct, kept.feedback)
+    practice = next((c for c in asked.choices if c.text == choice and c.text != committed), None)
+    if practice is not None:
+        st.caption(f"Graded: the answer you revealed, “{committed}”. The option you picked since is practice, not "
+                   "graded; its feedback:")
+        verdict(practice.correct, practice.feedback)
+
+
+def typed_number(typed: float | None, decimals: int) -> float | None:
+    """A number typed as an answer, or None: a number too large to be one is refused in a short sentence (a
+    300-digit echo of 1e300 helps no one)."""
+    if typed is not None and not abs(typed) <= TYPED_LIMIT:
+        st.error(f"That number is too large to be the answer: type it with {decimals} decimals, like "
+                 f"{0.1234:.{decimals}f}.", icon=WRONG_ICON)
+        return None
+    return typed
 
 
 def held_key(key: str) -> str:

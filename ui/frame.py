@@ -19,16 +19,11 @@ import streamlit as st
 
 from ui import answers, classroom, content, controls, entry, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
-from ui.links import control_label, link_matches_state, view_link
+from ui.links import control_label, lasting_notice, link_matches_state, view_link
 from ui.numbers import fixed
 
-LINK_NOTICE = controls.private_key("link_notice")   # (slug, names, controls then): a tampered link's notice
-EXERCISE_LIMIT = 1e6                    # a hand-worked answer larger than this is refused, never echoed
 STEP_PARAM = "step"                     # ?step=N: the presenter step a shared link opens at
-# A verdict's icon says right or wrong without the colour. Named, not left for Streamlit to look for at the
-# start of the text: that look-up compiles Streamlit's whole emoji table once per process, and it landed
-# on the first reveal after a server start (docs/PERFORMANCE.md (i)).
-RIGHT_ICON, WRONG_ICON = ":material/check_circle:", ":material/cancel:"
+RIGHT_ICON, WRONG_ICON, verdict = answers.RIGHT_ICON, answers.WRONG_ICON, answers.verdict
 
 
 def note_title(text: str) -> str:
@@ -36,11 +31,6 @@ def note_title(text: str) -> str:
     presenter mode; "Note" when it opens without one (a bold word further in is no title: "sliders")."""
     match = re.match(r"\*\*(.+?)\*\*", text.strip())
     return match.group(1) if match else "Note"
-
-
-def verdict(correct: bool, text: str) -> None:
-    """The feedback on an answer: green with a tick when right, red with a cross when wrong."""
-    (st.success if correct else st.error)(text, icon=RIGHT_ICON if correct else WRONG_ICON)
 
 
 @dataclass
@@ -244,19 +234,10 @@ class Frame:
                 # The whole page again, not only this fragment: the trap and the check held back below
                 # (outside the fragment) can show now.
                 st.rerun()
-            # The answer committed at the reveal is the one graded; a later pick is practice, and is said to be.
-            committed = held["answer"] if held else choice
             if held is None and choice is not None:          # revealed before this session held it (a class reveal)
                 _hold(key, asked, choice)
                 progress.hold(self.slug, item, [c.text for c in asked.choices].index(choice), _digest(asked))
-            graded = next((c for c in asked.choices if c.text == committed), None)
-            if graded is not None:
-                verdict(graded.correct, graded.feedback)
-            practice = next((c for c in asked.choices if c.text == choice and c.text != committed), None)
-            if practice is not None:
-                st.caption(f"Graded: the answer you revealed, “{committed}”. The option you picked since is "
-                           "practice, not graded; its feedback:")
-                verdict(practice.correct, practice.feedback)
+            answers.graded(asked, held["answer"] if held else choice, choice)
             if asked.explanation:
                 st.markdown(asked.explanation.strip())
             if asked != p:
@@ -282,13 +263,9 @@ class Frame:
             held = _held(key)
             asked: Exercise = held["question"] if held else now
             st.markdown(f"**Work it out by hand.** {asked.prompt}")
-            typed = st.number_input("Your answer", value=None, format=f"%.{ex.decimals}f", step=10.0 ** -ex.decimals,
-                                    key=key)
-            if typed is not None and not abs(typed) <= EXERCISE_LIMIT:
-                st.error(f"That number is too large to be the answer: type it with {ex.decimals} decimals, "
-                         f"like {0.1234:.{ex.decimals}f}.", icon=WRONG_ICON)
-                typed = None
-            elif typed is not None:
+            typed = answers.typed_number(st.number_input("Your answer", value=None, format=f"%.{ex.decimals}f",
+                                                         step=10.0 ** -ex.decimals, key=key), ex.decimals)
+            if typed is not None:
                 _hold(key, asked, typed)
             guess = typed if typed is not None else held["answer"] if held else None
             if guess is None:
@@ -380,16 +357,7 @@ class Frame:
         dropped = sorted(k for k, v in self.link_params.items()
                          if k not in st.query_params and not link_matches_state(k, v))
         names = [control_label(self.slug, k) for k in dropped[:10]] + (["Presenter step"] if self.bad_step else [])
-        # Kept until the learner moves a control: a rerun they did not cause (a component reporting its value)
-        # finds the link already cleaned, and must not take the notice away.
-        now = controls.lesson_controls(self.slug)
-        if names:
-            st.session_state[LINK_NOTICE] = (self.slug, names, now)
-        elif (kept := st.session_state.get(LINK_NOTICE)) is not None:
-            if kept[0] == self.slug and kept[2] == now:
-                names = kept[1]
-            else:
-                del st.session_state[LINK_NOTICE]
+        names = lasting_notice(self.slug, names)
         if names:
             (self._notice or st).warning(
                 "This link had settings this page could not use, so their defaults are shown instead: "
@@ -416,8 +384,7 @@ def lesson(slug: str) -> Frame:
     snapshot = {k: st.query_params.get_all(k) for k in st.query_params if k not in controls.CLASS_PARAMS}
     if classroom.sidebar(slug):                # the presenter's view was just applied: no link to judge
         snapshot = {}
-    if (kept := st.session_state.get(LINK_NOTICE)) is not None and kept[0] != slug:
-        del st.session_state[LINK_NOTICE]      # another page: that link's notice is no longer about this one
+    lasting_notice(slug, None)                 # another page: that link's notice is no longer about this one
     progress.visit(slug)
     warm.lesson(slug)                          # once per process: what its later sections compute, meanwhile
     return Frame(load_lesson(slug), link_params=snapshot)

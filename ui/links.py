@@ -10,6 +10,27 @@ import streamlit as st
 from ui import content, controls
 from ui.inputs import label_markdown, literal
 
+LINK_NOTICE = controls.private_key("link_notice")   # (slug, names, the controls then): a tampered link's notice
+
+
+def lasting_notice(slug: str, names: list[str] | None) -> list[str]:
+    """The settings a tampered link carried that page ``slug`` could not use, kept until the learner moves a
+    control: a rerun they did not cause (a component reporting its value) finds the link already cleaned, and
+    must not take the notice away. ``names`` None: another page opened, whose notice this is not."""
+    kept = st.session_state.get(LINK_NOTICE)
+    if names is None:
+        if kept is not None and kept[0] != slug:
+            del st.session_state[LINK_NOTICE]
+        return []
+    now = controls.lesson_controls(slug)
+    if names:
+        st.session_state[LINK_NOTICE] = (slug, names, now)
+        return names
+    if kept is not None and kept[0] == slug and kept[2] == now:
+        return kept[1]
+    st.session_state.pop(LINK_NOTICE, None)
+    return []
+
 
 def control_label(slug: str, key: str) -> str:
     """The label a learner sees on the control with this key (from assets/lessons/control_labels.toml),
