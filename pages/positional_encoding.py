@@ -33,8 +33,6 @@ class Step(Steps):
 
 
 frame = lesson("positional_encoding")
-frame.header()
-shown = frame.steps(Step.labels())
 
 
 def gap_words(gap: float) -> str:
@@ -228,6 +226,8 @@ def rotated() -> None:
                                index=["first", "second"]), key=frame.key("fig_rotary"))
 
 
+frame.header()
+shown = frame.steps(Step.labels())
 shuffle_section()
 if shown >= Step.TABLES:
     tables_section()

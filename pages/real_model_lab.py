@@ -23,11 +23,12 @@ def fit_choice(key: str, options: list[str], default: str) -> None:
         st.session_state[key] = default
 
 
-def use_preset() -> None:
-    """An example picked: it becomes the sentence, and the chips clear so the same one can be picked again."""
-    if st.session_state.get(frame.key("preset")):
-        st.session_state[frame.key("text")] = st.session_state[frame.key("preset")]
-    st.session_state[frame.key("preset")] = None
+def use_preset(preset: str, text: str) -> None:
+    """An example picked in the chips keyed ``preset``: it becomes the sentence in the box keyed ``text``, and the
+    chips clear so the same one can be picked again."""
+    if st.session_state.get(preset):
+        st.session_state[text] = st.session_state[preset]
+    st.session_state[preset] = None
 
 
 class Step(Steps):
@@ -41,13 +42,16 @@ class Step(Steps):
 
 
 frame = lesson("real_model_lab")
-frame.header()
-shown = frame.steps(Step.labels())
 
-st.subheader("① Your sentence")
-text = frame.control(text_box, "text", "Type a sentence", PRESETS[0], max_chars=10_000)
-# One widget for the examples, not a button each: every widget costs the server a little on every run.
-frame.control(st.pills, "preset", "Or start from an example", PRESETS, on_change=use_preset)
+
+def sentence() -> str:
+    """Section ①: the sentence box and the example chips; the sentence typed."""
+    st.subheader("① Your sentence")
+    text = frame.control(text_box, "text", "Type a sentence", PRESETS[0], max_chars=10_000)
+    # One widget for the examples, not a button each: every widget costs the server a little on every run.
+    frame.control(st.pills, "preset", "Or start from an example", PRESETS, on_change=use_preset,
+                  args=(frame.key("preset"), frame.key("text")))
+    return text or ""
 
 
 def read_sentence(text: str) -> bool:
@@ -71,8 +75,6 @@ def read_sentence(text: str) -> bool:
                    "the rest of your text was cut off.", icon=":material/content_cut:")
     return True
 
-
-readable = read_sentence(text or "")
 
 
 # ③ reads ②'s weights: its own fragment (a new token here reruns ③ only), nested in ②'s below.
@@ -121,13 +123,6 @@ def where_tokens_look(text: str, shown: int) -> None:
                                columns=[f"{j}: {t}" for j, t in enumerate(r.tokens)]), key=frame.key("fig_heatmap"))
     if shown >= Step.WHO:
         who_attends(text, layer - 1, None if avg else head - 1, view)
-
-
-if readable and shown >= Step.HEATMAP:
-    where_tokens_look(text, shown)
-
-frame.trap(after=("top_key",))
-frame.check("one_head", after=("top_key",))
 
 
 # ⑤ reads ④'s word and experiment: its own fragment (a new sentence or layer here reruns ⑤ only), nested in ④'s.
@@ -216,7 +211,13 @@ def layer_by_layer(shown: int) -> None:
         contextual_neighbours(word, ex)
 
 
+frame.header()
+shown = frame.steps(Step.labels())
+text = sentence()
+if read_sentence(text) and shown >= Step.HEATMAP:
+    where_tokens_look(text, shown)
+frame.trap(after=("top_key",))
+frame.check("one_head", after=("top_key",))
 if shown >= Step.LAYERS:
     layer_by_layer(shown)
-
 frame.footer()

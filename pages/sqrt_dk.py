@@ -38,8 +38,6 @@ class Step(Steps):
 
 
 frame = lesson("sqrt_dk")
-frame.header()
-step = frame.steps(Step.labels())
 
 def spread(d_k: int, L: sqrt_dk.SqrtDkNumbers) -> None:
     """Step 1: the measured variances and the two histograms, after the prediction."""
@@ -136,7 +134,8 @@ def experiment(step: int) -> None:
         saturation(d_k, L, sw)
 
 
-experiment(step)
+frame.header()
+experiment(frame.steps(Step.labels()))
 
 frame.trap()
 frame.check("why_sqrt")
