@@ -60,6 +60,13 @@ def _server_trusted(environ) -> list:
     return found
 
 
+def _named(host, trusted) -> bool:
+    """Whether a host uvicorn trusts is one of the deployer's proxies; this host's loopback counts as one host
+    (127.0.0.1 named trusts ::1 too: both are a proxy on this machine)."""
+    return any(host.subnet_of(t) for t in trusted if t.version == host.version) \
+        or (host.is_loopback and any(t.is_loopback for t in trusted))
+
+
 def client_address(peer: str | None, forwarded_for: str | None,
                    trusted: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...], environ=None) -> str | None:
     """The address to limit by: the last X-Forwarded-For entry when the TCP peer is a trusted proxy and the entry
@@ -77,8 +84,7 @@ def client_address(peer: str | None, forwarded_for: str | None,
         return None
     if forwarded_for and _server_believed(peer_ip, forwarded_for):
         hosts = _server_trusted(os.environ if environ is None else environ)
-        if not hosts or None in hosts or not all(any(h.subnet_of(t) for t in trusted if t.version == h.version)
-                                                  for h in hosts):
+        if not hosts or None in hosts or not all(_named(h, trusted) for h in hosts):
             first = next((h for h in hosts if h is not None), None)
             return str(first.network_address) if first is not None else None
         peer_ip = hosts[0].network_address             # a trusted proxy: its header is believed below

@@ -20,7 +20,7 @@ NONE, LOOPBACK = trusted_proxies(""), trusted_proxies("127.0.0.1, ::1")
     ("203.0.113.7", "203.0.113.7", LOOPBACK, {}, "203.0.113.7"),             # a proxy on this host, named
     ("203.0.113.7", "203.0.113.7:4711", LOOPBACK, {}, "203.0.113.7"),        # uvicorn reads ports too
     ("2001:db8::9", "[2001:db8::9]:4711", NONE, {}, "127.0.0.1"),
-    ("203.0.113.7", "203.0.113.7", trusted_proxies("127.0.0.1"), {}, "127.0.0.1"),   # ::1 is trusted by uvicorn too
+    ("203.0.113.7", "203.0.113.7", trusted_proxies("127.0.0.1"), {}, "203.0.113.7"),  # this host: ::1 as well
     ("203.0.113.7", "203.0.113.7", trusted_proxies("10.0.0.0/8"), {SERVER_TRUST_ENV: "10.0.0.2"}, "203.0.113.7"),
     ("203.0.113.7", "203.0.113.7", trusted_proxies("10.0.0.2"), {SERVER_TRUST_ENV: "10.0.0.0/8"}, "10.0.0.0"),
     ("203.0.113.7", "203.0.113.7", LOOPBACK, {SERVER_TRUST_ENV: "*"}, None),   # anyone may forge: no address
