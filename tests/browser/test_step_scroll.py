@@ -37,7 +37,8 @@ def heading_at_top(page, label: str, shot: str) -> None:
     try:
         page.wait_for_function(f"label => {{ const t = ({HEADING_TOP_JS})(label); return t !== null && t >= 0 "
                                f"&& t <= {TOP_PX}; }}", arg=label, timeout=WAIT_MS)
-        page.wait_for_timeout(1500)            # charts above it finish growing: still at the top after
+        # no event: "nothing moved it since" has none; charts above it finish growing within this time
+        page.wait_for_timeout(1500)
         top = page.evaluate(HEADING_TOP_JS, label)
         assert top is not None and 0 <= top <= TOP_PX, f"the heading {label!r} moved to {top} px"
     except Exception:
@@ -76,7 +77,7 @@ def test_next_brings_the_new_steps_heading_to_the_top_of_a_phone(server, devices
     phone.wait_for_url(re.compile(f"/{SLUG}\\?.*room={code}"), timeout=WAIT_MS * 2)
     wait_following(phone, code, who="the phone")
     phone.locator('[class*="st-key-_class_step__1"]').first.wait_for()
-    phone.wait_for_timeout(1000)
+    harness.settle(phone)                      # step 1 drawn in full: the guide has seen its headings
 
     for number in (2, 3):
         pg.get_by_role("button", name="Next ▶").click()
