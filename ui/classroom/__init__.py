@@ -13,6 +13,8 @@ session of this process (``room_store()``). The parts, each by its role:
 - ``sections``: a lesson section in a class (both roles), at the top and the end of its fragment.
 - ``polls``: the class's questions, for the presenter and for students.
 - ``guide``: a follower told where to look (a notice while the class answers, the scroll to it).
+- ``console``: the presenter console (speaker notes, the next step, the clock and counts) on a presenter's own
+  screen, above the step bar (``ui.frame.Frame.steps`` calls ``console.draw``).
 - ``watcher``: the process's one thread that checks the followed rooms (``Watcher``).
 - ``sidebar_ui``: the Classroom section of the sidebar and the student's following bar.
 
@@ -71,6 +73,7 @@ from __future__ import annotations
 
 import streamlit as st  # noqa: F401  (tests patch st through this module, as before the split)
 
+from ui.classroom import console
 from ui.classroom.follow import followed_step
 from ui.classroom.guide import guide
 from ui.classroom.joining import JOIN_TRIES, join
@@ -85,6 +88,7 @@ from ui.classroom.watcher import FOLLOW_QUIET_S, Watcher, start_watcher
 
 __all__ = [
     "FOLLOW_QUIET_S", "JOIN_TRIES", "ClassState", "Watcher", "app_root", "asking", "class_poll", "class_summary",
+    "console",
     "ensure_running", "followed_step", "following", "guide", "holds_controls", "join", "join_link", "my_vote",
     "poll_revealed", "presenter_poll", "publish", "qr_png", "role", "room_store", "section_ends", "section_starts",
     "sidebar", "start_watcher", "state", "student_poll",
