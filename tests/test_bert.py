@@ -212,13 +212,40 @@ def test_core_imports_neither_streamlit_nor_plotly():
 def test_blas_thread_count_is_restored_after_a_run(model):
     from attention_core import _blas
 
-    api = _blas._openblas()
-    if api is None:
-        pytest.skip("NumPy is not linked to OpenBLAS here")
-    _, getter = api
-    before = getter()
+    before = _blas.threads()
+    if before is None:
+        pytest.skip("NumPy's BLAS here has no thread count threadpoolctl can set")
     model.run("bank")
-    assert getter() == before
-    with _blas.single_threaded_blas(), _blas.single_threaded_blas():
-        assert getter() == 1
-    assert getter() == before
+    assert _blas.threads() == before
+    with _blas.single_threaded_blas():
+        with _blas.single_threaded_blas():
+            assert _blas.threads() == 1
+        assert _blas.threads() == 1, "the inner run's exit leaves the outer run on one thread"
+    assert _blas.threads() == before
+
+
+def test_overlapping_runs_from_two_threads_restore_the_count_only_when_the_last_leaves():
+    """Two sessions' runs overlap without nesting: the first leaves while the second is still inside. A limit
+    restored per run (threadpoolctl's own ``limit``) would put the second back on every thread."""
+    import threading
+
+    from attention_core import _blas
+
+    before = _blas.threads()
+    if before is None or before == 1:
+        pytest.skip("NumPy's BLAS here runs on one thread already, or has no count threadpoolctl can set")
+    second_in, first_out, seen = threading.Event(), threading.Event(), []
+
+    def second() -> None:
+        with _blas.single_threaded_blas():
+            second_in.set()
+            first_out.wait(10)
+            seen.append(_blas.threads())                # the first run has left; this one is still inside
+
+    with _blas.single_threaded_blas():
+        other = threading.Thread(target=second)
+        other.start()
+        second_in.wait(10)
+    first_out.set()
+    other.join(10)
+    assert seen == [1] and _blas.threads() == before

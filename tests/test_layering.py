@@ -6,8 +6,9 @@ function too) and however: ``import a.b``, ``from a import b``, ``from . import 
 file's own package) and ``importlib.import_module("a")`` with a literal name.
 
 The arrows: pages -> ui, figures, attention_core; ui -> figures, classroom, attention_core; figures ->
-attention_core; attention_core -> NumPy only; classroom is free of Streamlit and ui. The tooling (tests,
-scripts, benchmarks) shares devtools/, and the app never imports any of the four.
+attention_core; attention_core -> NumPy only (and threadpoolctl, for the BLAS thread count); classroom is free
+of Streamlit and ui. The tooling (tests, scripts, benchmarks) shares devtools/, and the app never imports any
+of the four.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ SKIP = {".git", "artifacts", ".venv", "venv", "build", "node_modules", "__pycach
 
 # What each top-level package may import besides the standard library and itself.
 ALLOWED: dict[str, set[str]] = {
-    "attention_core": {"numpy"},
+    "attention_core": {"numpy", "threadpoolctl"},      # threadpoolctl: _blas.py's BLAS thread count, no maths
     "figures": {"attention_core", "numpy", "plotly"},
     "classroom": {"redis"},
     "ui": {"attention_core", "figures", "classroom", "numpy", "pandas", "plotly", "pyarrow", "segno", "streamlit",
