@@ -323,7 +323,10 @@ def presented(fig: go.Figure, factor: float = PRESENTER_SCALE) -> go.Figure:
                          layout["height"] - layout["margin"].get("t", 0) - layout["margin"].get("b", 0))
             if plot > 0 and now > 0:
                 layout["legend"] = legend | {"y": legend["y"] * plot / now * factor}
-    return go.Figure({"data": _scaled_fonts(data.get("data", []), factor), "layout": layout})
+    # An animation's frames (the first look's pass) carry their own captions and axis titles: scaled the same.
+    frames = [f | {"data": _scaled_fonts(f.get("data", []), factor),
+                   "layout": _scaled_fonts(f.get("layout", {}), factor)} for f in data.get("frames", [])]
+    return go.Figure({"data": _scaled_fonts(data.get("data", []), factor), "layout": layout, "frames": frames})
 
 
 def arrow(start, end, name: str, colour: str, width: float = 3, dash: str = "solid") -> dict:

@@ -96,3 +96,14 @@ def test_the_followed_word_is_outlined_and_the_other_sentences_word_sits_under_a
 def test_a_figure_of_fewer_stages_still_has_a_frame_and_a_step_each(n):
     fig, *_ = build(n)
     assert len(fig.frames) == len(fig.layout.sliders[0].steps) == n
+
+
+def test_presenter_mode_keeps_every_frame_with_its_caption_enlarged():
+    from figures._layout import presented
+
+    fig, *_ = build()
+    big = presented(fig)
+    assert [f.name for f in big.frames] == [f.name for f in fig.frames]       # the animation survives the copy
+    for small, large in zip(fig.frames, big.frames, strict=True):
+        assert large.layout.title.text == small.layout.title.text
+        assert large.layout.title.font.size > small.layout.title.font.size

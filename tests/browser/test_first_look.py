@@ -54,12 +54,12 @@ def reveal_the_first_prediction(pg, runs: harness.Runs) -> None:
     runs.settle()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-def test_the_animation_plays_every_stage_in_the_browser_with_no_script_run(server, browser, width):
+@pytest.mark.parametrize("width, query", [(1280, ""), (390, ""), (1280, "present=1")])
+def test_the_animation_plays_every_stage_in_the_browser_with_no_script_run(server, browser, width, query):
     context, pg = device(browser, width, 3000, wait_ms=WAIT_MS)
     try:
         runs = harness.Runs(pg)
-        runs.open(harness.page_url(server, SLUG))
+        runs.open(harness.page_url(server, SLUG, query))          # presenter mode too: the projector plays it
         runs.settle()
         assert pg.locator(CHART).count() == 0, "the animation showed before its prediction"
         reveal_the_first_prediction(pg, runs)

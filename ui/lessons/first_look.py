@@ -87,6 +87,8 @@ def pass_frames() -> PassFrames:
             heat.append(_with_till(b.output, till.vector(tb.output)))
             cos = np.full(T + 1, np.nan)
             cos[river.word.start:river.word.stop] = same.output
+            end = till.vector(tb.output)
+            cos[-1] = core.cosine(end, end)                  # the till's word against itself: 1, the scale's end
             bars.append(cos)
             continue
         heat.append(np.vstack([qkv_r, qkv_t[None]]).astype(np.float64))
