@@ -3,8 +3,11 @@
 Codes are read in any case, with spaces or hyphens ("njw qkk", "NJW-QKK"), and validated before any lookup.
 The store then checks the code for this client's address (``find_room``: failed lookups are limited per
 address and per server, docs/SECURITY.md) before the first heartbeat; a session may also try only
-``JOIN_TRIES`` unknown codes a window. A student joins once their browser has said its follower id
-(``ui.classroom.browser``), so a reload stays one follower; a browser that never says is not waited on.
+``JOIN_TRIES`` unknown codes a window. A join link or QR code carries ``?room=CODE.TOKEN`` (the room's join
+token, ``classroom.store.join_token``) and meets none of those limits; ``?room=CODE`` alone is a typed code.
+The join's first heartbeat carries the address too (new students per address are paced, live ones capped).
+A student joins once their browser has said its follower id (``ui.classroom.browser``), so a reload stays one
+follower; a browser that never says is not waited on.
 """
 
 from __future__ import annotations
