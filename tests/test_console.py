@@ -62,6 +62,10 @@ def test_the_console_shows_the_current_steps_notes_and_the_projector_none():
     assert shown_notes(phone) == [second]
     assert classroom.room_store().snapshot(code, time.time()).step == 2
 
+    asked = next(b.key for b in projector.button if b.key and b.key.startswith("_class_ask__"))
+    projector.button(key=asked).click().run()                  # a question open: the console counts answers
+    phone.run()
+    assert any("1 following · 0 answered" in m.value for m in phone.markdown), [m.value for m in phone.markdown]
     projector.run()
     student.run()
     assert not shown_notes(projector), "the projector shows speaker notes"
