@@ -51,7 +51,8 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
     wrong = [w for w in wrong if not w.startswith(f"About {right}:")]
     options = [*wrong, f"About {right}", "Exactly 0: after enough steps nothing is left"]
     return frame.predict("decay", options=options, answer=len(wrong), rho=f"{rho:.2f}", steps=steps,
-                         length=length, compound=right, one=one, added=f"{added:.3g}")
+                         length=length, compound=said(core.log10_gradient_bound(rho, steps)), one=one,
+                         added=f"{added:.3g}")
 
 
 def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:

@@ -113,3 +113,23 @@ def test_chart_titles_fit_one_line_at_220_px(slug):
     assert titles, slug
     long = [t for t in titles if "<br>" in t or len(t) > TITLE_ROOM]
     assert not long, f"{slug}: titles that wrap or overflow at 220 px: {long}"
+
+
+TINY = re.compile(r"× 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+SAYS_WHAT_IT_MEANS = ("effectively zero", "rounding", "underflow", "spacing of 64-bit")
+
+
+@pytest.mark.parametrize("slug, params", [("rnn_vs_attention", {}), ("rnn_vs_attention", {"rn_len": "500"}),
+                                          ("rnn_vs_attention", {"rn_len": "500", "rn_rho": "0.1"}),
+                                          ("multi_head", {})])
+def test_numbers_below_a_millionth_in_open_prose_say_what_they_mean(slug, params):
+    """Issue 47 (the long pages): a number under 10⁻⁶ in running text says what it means ("effectively zero")."""
+    at = reveal(open_page(slug, **params), slug)
+    bare = []
+    for text in open_prose(at.main):
+        for match in TINY.finditer(text):
+            exponent = int(match.group(1).translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")))
+            after = text[match.end():match.end() + 60]
+            if exponent > 6 and not any(words_ in after for words_ in SAYS_WHAT_IT_MEANS):
+                bare.append(text[max(0, match.start() - 40):match.end() + 20])
+    assert not bare, bare
