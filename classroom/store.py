@@ -16,12 +16,19 @@ limits by is below, in one place, and explained in docs/SECURITY.md.
 
 from __future__ import annotations
 
-import hashlib
-import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from classroom.addresses import (  # re-exported: importable from here as before
+    IPV6_PREFIX as IPV6_PREFIX,
+    JOIN_TOKEN_CHARS as JOIN_TOKEN_CHARS,
+    MAX_ADDRESS_CHARS as MAX_ADDRESS_CHARS,
+    address_group as address_group,
+    address_id as address_id,
+    join_token as join_token,
+    join_token_of as join_token_of,
+)
 from classroom.errors import (  # the store's refusals, re-exported: importable from here as before
     REFUSALS as REFUSALS,
     NoSuchOption as NoSuchOption,
@@ -60,7 +67,6 @@ MAX_OPTIONS = 12                  # choices in one poll
 MAX_NAME_CHARS = 120              # a page slug, a poll id, a follower id
 MAX_OPTION_CHARS = 500
 MAX_QUESTION_CHARS = 2000         # a question's text, kept with its results
-MAX_ADDRESS_CHARS = 100           # a client address as the caller passes it (an IPv6 address is at most 45)
 
 # --- What no single client may exceed: every number the classroom limits by, in one place ----------------
 # docs/SECURITY.md explains each. "Address" is the client's address as the ui layer passes it (behind the
@@ -82,8 +88,6 @@ NEW_STUDENTS_WINDOW_S = 60        # 120 joining in a minute is never slowed; a f
 LIVE_STUDENTS_PER_ADDRESS = 500   # live students one address may have at once, in all classes (a lecture hall
                                   # behind one address); the deployer sets it with STUDENTS_PER_ADDRESS_ENV
 STUDENTS_PER_ADDRESS_ENV = "ATTENTION_STUDENTS_PER_ADDRESS"
-IPV6_PREFIX = 64                  # every per-address limit counts an IPv6 client by its /64 network
-JOIN_TOKEN_CHARS = 16             # a join link's token: 64 bits, derived from the presenter key's hash
 BACKOFF_BASE_S = 5.0              # the first wait; each attempt while waiting doubles it...
 BACKOFF_MAX_S = 10 * 60.0         # ...up to this
 KNOWN_ADDRESSES_PER_ROOM = 64     # addresses a room remembers as having joined it (a school shares one)
@@ -143,42 +147,6 @@ def check_poll(poll_id: object, options: object) -> tuple[str, ...]:
 def check_follower_id(follower_id: object) -> None:
     if not isinstance(follower_id, str) or not 0 < len(follower_id) <= MAX_NAME_CHARS:
         raise ValueError("follower_id must be a short string")
-
-
-def address_group(address: str) -> str:
-    """The unit every per-address limit counts: an IPv4 address itself, an IPv6 address's /64 network (one
-    household or site holds a whole /64, so counting its addresses one by one would count nothing), an
-    IPv4-mapped IPv6 address as its IPv4 address. Anything else is kept as given ("unknown")."""
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return address.strip()
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
-    return str(ip)
-
-
-def address_id(address: object) -> str:
-    """A client address as the stores keep it: a short hash of its group (``address_group``), never the address
-    itself. Anything that is not a short string (no address known) is one address of its own, "-", limited like
-    any other."""
-    if not isinstance(address, str) or not 0 < len(address.strip()) <= MAX_ADDRESS_CHARS:
-        return "-"
-    group = address_group(address)
-    return hashlib.sha256(b"attention-classroom:" + group.encode("utf-8", "replace")).hexdigest()[:24]
-
-
-def join_token_of(key_hash_hex: str) -> str:
-    """A join link's token for the room whose presenter key hashes (SHA-256, hex) to ``key_hash_hex``: anyone who
-    sees the link may join, without facing the limits on typed codes; it reveals nothing about the key."""
-    return hashlib.sha1(b"attention-join:" + key_hash_hex.encode()).hexdigest()[:JOIN_TOKEN_CHARS]
-
-
-def join_token(key: str) -> str:
-    """The join link's token for the presenter key ``key`` (what the presenter's panel puts in the link)."""
-    return join_token_of(hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest())
 
 
 NEW_STUDENTS = "Many students have just joined from your network: wait a moment, then join again."
