@@ -33,11 +33,7 @@ CASES = ("singles", "zeros", "ties")
 PART_B: dict[tuple[str, str], str] = {
     ("rnn_vs_attention", "singles"): "rnn_vs_attention at length 1: '1 steps', 'multiplied by itself 1 times'",
     ("rnn_vs_attention", "zeros"): "rnn_vs_attention at length 1: '1 steps', 'multiplied by itself 1 times'",
-    ("flash_attention", "singles"): "flash_attention with one key: 'over its 1 keys'",
-    ("flash_attention", "zeros"): "flash_attention with one key: 'over its 1 keys'",
     ("flash_attention", "ties"): "flash_attention: 'which is 1 times the spacing of 64-bit floats'",
-    ("kv_cache", "singles"): "kv_cache at one token: 'against 1 keys', 'all 1 tokens', '1 queries'",
-    ("kv_cache", "zeros"): "kv_cache at one token: 'against 1 keys', 'all 1 tokens', '1 queries'",
 }
 
 
