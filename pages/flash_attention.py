@@ -115,9 +115,15 @@ def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
         row.metric(f"max |Δ| over B = 1 … {length}", written(run.delta_all, 2))
         row.metric("largest output entry", written(run.largest, 3))
         eps = np.finfo(float).eps
-        st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is "
-                    f"**{written(delta, 2)}**, which is {written(delta / eps, 3)} times the spacing of 64-bit "
-                    f"numbers near 1 ({written(eps, 2)}). Over every block size from 1 to {length} it is at most "
+        if delta == 0:
+            gap = "**exactly 0**: every entry came out identical"
+        elif delta == eps:
+            gap = f"**{written(delta, 2)}**, exactly the spacing of 64-bit numbers near 1"
+        else:
+            gap = (f"**{written(delta, 2)}**, which is {written(delta / eps, 3)} times the spacing of 64-bit numbers "
+                   f"near 1 ({written(eps, 2)})")
+        st.markdown(f"Tiled against plain, every output entry of every query: the largest difference is {gap}. "
+                    f"Over every block size from 1 to {length} it is at most "
                     f"{written(run.delta_all, 2)}" + (" with the causal mask on both sides." if causal else "."))
 
 

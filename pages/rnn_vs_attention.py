@@ -46,11 +46,13 @@ def predict_decay(rho: float, steps: int, length: int) -> bool:
     one, added = from_log10(core.log10_gradient_bound(rho, 1), 2), 1 - steps * (1 - rho)
     wrong = [f"About {one}: that is what one step keeps"]
     if added > 0:
-        wrong.append(f"About {from_log10(float(np.log10(added)), 2)}: the {steps} small changes add up")
+        adds = "adds" if steps == 1 else "add"
+        wrong.append(f"About {from_log10(float(np.log10(added)), 2)}: the {counted(steps, 'small change')} {adds} up")
     # A wrong answer that comes out at the same number as the right one (‖J‖ = 1, one step) is left out.
     wrong = [w for w in wrong if not w.startswith(f"About {right}:")]
     options = [*wrong, f"About {right}", "Exactly 0: after enough steps nothing is left"]
     return frame.predict("decay", options=options, answer=len(wrong), rho=f"{rho:.2f}", steps=steps,
+                         steps_said=counted(steps, "step"),
                          length=length, compound=said(core.log10_gradient_bound(rho, steps)), one=one,
                          added=f"{added:.3g}")
 
@@ -69,7 +71,7 @@ def why_it_fades(r: rnn_vs_attention.Race, rho: float, steps: int) -> str:
             f"step stretch by the full ‖Wₕₕ‖ = {rho:.2f}. A real step multiplies by Jₜ = diag(1 − hₜ²) Wₕₕ (the "
             f"step's Jacobian: how a small change in one state moves the next), and tanh's "
             f"slope 1 − hₜ² is at most 1: along this sequence it averages {f.mean_slope:.2f}, so a typical step has "
-            f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of all {steps} step norms is "
+            f"norm {f.typical_step:.3f}, not {rho:.2f}, and the product of its {counted(steps, 'step norm')} is "
             f"{from_log10(f.log10_product)}. Even that is only a ceiling: successive Jacobians stretch different "
             f"directions, so the norm of their product is at most, and usually far below, the product of their norms. "
             f"Measured, token 1 reaches the last state at {said(r.rnn_log10[0])}: {change}.")
@@ -193,7 +195,8 @@ def lstm_gates(length: int, seed: int, race: rnn_vs_attention.Race) -> None:
                    help="The gradient from token 1 to the last attention output.")
     with st.expander("What the LSTM kept here"):
         st.markdown(f"With $b_f$ = {bias:g}, a forget gate sits near σ({bias:g}) = {keep:.3f}. Along the cell path "
-                    f"alone, the {length - 1} steps from token 1 multiply to about {power(keep, length - 1, 3)} = "
+                    f"alone, the {counted(length - 1, 'step')} from token 1 multiply to about "
+                    f"{power(keep, length - 1, 3)} = "
                     f"{said((length - 1) * np.log10(keep))}; the paths through h add to that. "
                     + lstm_verdict(lstm.log10[0], race.rnn_log10[0])
                     + f" Attention's one step carries {written(race.attention[0])}.")

@@ -28,13 +28,8 @@ ONE_PLURAL = re.compile(r"(?<![\d.,−-])(?<![−+-] )\b1 (?:" + "|".join(PLURAL
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-−]0\.0+(?![0-9]*[1-9])\b")
 CASES = ("singles", "zeros", "ties")
 
-# Cases that fail on pages another engineer is fixing now (issue 47, part B): run, reported, not failing the tier.
-# Remove an entry once its page passes (pytest then reports it XPASS).
-PART_B: dict[tuple[str, str], str] = {
-    ("rnn_vs_attention", "singles"): "rnn_vs_attention at length 1: '1 steps', 'multiplied by itself 1 times'",
-    ("rnn_vs_attention", "zeros"): "rnn_vs_attention at length 1: '1 steps', 'multiplied by itself 1 times'",
-    ("flash_attention", "ties"): "flash_attention: 'which is 1 times the spacing of 64-bit floats'",
-}
+# Cases known to fail, each with why: run, reported, not failing the tier (pytest reports XPASS once one passes).
+PART_B: dict[tuple[str, str], str] = {}
 
 
 def _values(slug: str, case: str) -> dict[str, object]:
