@@ -11,7 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import FONT, TITLE_FONT, figure, text_px, title_lines, wrapped
+from ._layout import FONT, MARGIN, TITLE_FONT, figure, text_px, title_lines, wrapped
+from .real_model_lab import labels
 
 ROW_PX = 26                        # px per token row
 AXIS_CHARS = 18                    # an axis title's longest line: each panel is about 130 px wide on a phone
@@ -19,7 +20,8 @@ COLOUR_SHARE = 98                  # the colours span this percentile of |number
                                    # model has some) would otherwise leave every other cell white
 CAPTION_CHARS = 34                 # a caption's longest line: fits a 390 px phone at the title's size
 CAPTION_LINE = 22                  # px per caption line
-CONTROLS_PX = 170                  # under the plot: the x-axis titles, the Play / Pause buttons and the slider
+CONTROLS_PX = 200                  # under the plot: the x-axis titles, the Play / Pause buttons and the slider
+AXES_PX = 76                       # under a still plot: the x-axis titles alone
 FRAME_MS = 1600                    # how long Play shows each stage
 
 
@@ -52,22 +54,39 @@ def _traces(heat: np.ndarray, bars: np.ndarray, word_row: int) -> list[dict]:
     ]
 
 
-def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: list[np.ndarray],
-                labels: list[str], captions: list[str], heat_titles: list[str], bar_titles: list[str]) -> go.Figure:
-    """The animation: one frame per stage, named by its label, titled by its caption.
-
-    rows: [R] row labels (the tokens, then the other sentence's word, drawn under a line); heats: per stage
-    [R, C]; bars: per stage [R] (NaN draws no bar); the other lists: one entry per stage.
-    """
-    R, n = len(rows), len(labels)
-    lines = max(title_lines(c, CAPTION_CHARS).count("<br>") + 1 for c in captions)
-    plot = ROW_PX * R
-    top = 24 + CAPTION_LINE * lines
+def _player(labels: list[str], plot: int) -> dict:
+    """Play / Pause buttons and a slider with one step per stage, under a plot ``plot`` px tall: every one an
+    ``animate`` the browser runs on the figure's own frames."""
     below = -(70 / plot)                                    # buttons 70 px under the plot, the slider under them
     play = {"frame": {"duration": FRAME_MS, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0},
             "mode": "immediate"}
     pause = {"frame": {"duration": 0, "redraw": False}, "mode": "immediate", "transition": {"duration": 0}}
     jump = {"frame": {"duration": 0, "redraw": True}, "mode": "immediate", "transition": {"duration": 0}}
+    return {
+        "updatemenus": [{"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "xanchor": "left",
+                         "y": below, "yanchor": "top", "pad": {"t": 0, "r": 8}, "font": {"size": FONT},
+                         "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
+                                     {"label": "❚❚ Pause", "method": "animate", "args": [[None], pause]}]}],
+        "sliders": [{"active": 0, "x": 0.0, "len": 1.0, "y": below - 40 / plot, "yanchor": "top", "pad": {"t": 0},
+                     "font": {"size": FONT}, "currentvalue": {"prefix": "Stage ", "suffix": f" of {len(labels)}",
+                                                              "font": {"size": FONT}},
+                     "steps": [{"label": str(i + 1), "method": "animate", "args": [[name], jump]}
+                               for i, name in enumerate(labels)]}],
+    }
+
+
+def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: list[np.ndarray],
+                labels: list[str], captions: list[str], heat_titles: list[str], bar_titles: list[str],
+                animated: bool = True) -> go.Figure:
+    """The animation: one frame per stage, named by its label, titled by its caption; with ``animated`` False,
+    the first stage alone, drawn still (no frames, no buttons, no slider).
+
+    rows: [R] row labels (the tokens, then the other sentence's word, drawn under a line); heats: per stage
+    [R, C]; bars: per stage [R] (NaN draws no bar); the other lists: one entry per stage.
+    """
+    R = len(rows)
+    lines = max(title_lines(c, CAPTION_CHARS).count("<br>") + 1 for c in captions)
+    plot, top, bottom = ROW_PX * R, 24 + CAPTION_LINE * lines, CONTROLS_PX if animated else AXES_PX
 
     def axes(i: int) -> dict:
         titled = {"font": {"size": FONT}, "standoff": 4}
@@ -77,9 +96,9 @@ def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: l
 
     fig = figure(
         _traces(heats[0], bars[0], word_row), captions[0], wrapped(heat_titles[0], AXIS_CHARS),
-        height=plot + top + CONTROLS_PX, legend=False,
-        override={"title": _caption(captions[0]), "margin": {"l": text_px(rows) + 16, "r": 12, "t": top,
-                                                              "b": CONTROLS_PX}},
+        height=plot + top + bottom, legend=False,
+        override={"title": _caption(captions[0]), "margin": {"l": text_px(rows) + 28, "r": 12, "t": top,
+                                                              "b": bottom}},
         xaxis={"domain": [0.0, 0.56], "showticklabels": False, "showgrid": False, "zeroline": False,
                "fixedrange": True, "title": {"text": wrapped(heat_titles[0], AXIS_CHARS), "standoff": 4}},
         xaxis2={"domain": [0.62, 1.0], "anchor": "y", "range": _bar_range(bars[0]), "fixedrange": True,
@@ -90,16 +109,23 @@ def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: l
                  "y1": word_row + 0.5, "line": {"color": palette.QUERY, "width": 2}},
                 {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": R - 1.5, "y1": R - 1.5,
                  "line": {"color": palette.NEUTRAL, "width": 2, "dash": "dot"}}],
-        updatemenus=[{"type": "buttons", "direction": "left", "showactive": False, "x": 0.0, "xanchor": "left",
-                      "y": below, "yanchor": "top", "pad": {"t": 0, "r": 8}, "font": {"size": FONT},
-                      "buttons": [{"label": "▶ Play", "method": "animate", "args": [None, play]},
-                                  {"label": "❚❚ Pause", "method": "animate", "args": [[None], pause]}]}],
-        sliders=[{"active": 0, "x": 0.0, "len": 1.0, "y": below - 40 / plot, "yanchor": "top", "pad": {"t": 0},
-                  "font": {"size": FONT}, "currentvalue": {"prefix": "Stage ", "suffix": f" of {n}",
-                                                           "font": {"size": FONT}},
-                  "steps": [{"label": str(i + 1), "method": "animate", "args": [[labels[i]], jump]}
-                            for i in range(n)]}],
+        **(_player(labels, plot) if animated else {}),
     )
-    fig.frames = [go.Frame(name=labels[i], data=_traces(heats[i], bars[i], word_row), traces=[0, 1],
-                           layout={"title": _caption(captions[i]), **axes(i)}) for i in range(n)]
+    if animated:
+        fig.frames = [go.Frame(name=labels[i], data=_traces(heats[i], bars[i], word_row), traces=[0, 1],
+                               layout={"title": _caption(captions[i]), **axes(i)}) for i in range(len(labels))]
     return fig
+
+
+def head_row_figure(row: np.ndarray, tokens: list[str], query: int, title: str) -> go.Figure:
+    """One token's weights in one head over every token of its sentence, a row per token (so a phone has the
+    width for every label and number), the token's own row in the key colour. row: [T], summing to 1."""
+    row = np.asarray(row, dtype=float)
+    names = [f"{i}: {t}" for i, t in enumerate(labels(tokens))]     # numbered: two "the"s stay two rows
+    bars = {"type": "bar", "orientation": "h", "y": names, "x": row, "showlegend": False,
+            "marker": {"color": [palette.KEY if j == query else palette.WEIGHTS for j in range(len(row))]},
+            "text": [f"{w:.2f}" for w in row], "textposition": "outside", "cliponaxis": False,
+            "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"}
+    return figure([bars], title, "weight", height=ROW_PX * len(names) + MARGIN["t"] + MARGIN["b"], legend=False,
+                  xaxis={"range": [0, max(float(row.max()), 1e-9) * 1.3], "nticks": 4},
+                  yaxis={"autorange": "reversed"}, override={"margin": {"l": text_px(names) + 16, "r": 12}})

@@ -5,10 +5,9 @@ import streamlit as st
 
 import attention_core as core
 from figures.convex_blending import hull_figure
-from figures.first_look import pass_figure
+from figures.first_look import head_row_figure, pass_figure
 from figures.polysemy import context_map
 from figures.queries_keys_values import scores_and_weights
-from figures.real_model_lab import attention_bars
 from figures.rnn_vs_attention import influence_figure
 from figures.sqrt_dk import weights_figure
 from ui import navigation
@@ -59,17 +58,18 @@ def go_deeper(slug: str) -> None:
 def the_pass() -> None:
     move("pass", "the-pass")
     F = fl.pass_frames()
-    same = F.same
+    same, stages = F.same, fl.STAGES
+    values = {"tokens": counted(len(F.rows) - 1, "token"), "head": F.head + 1, "weight": f"{F.weight_far:.0%}",
+              "far": fl.FAR, "heads": core.bert.N_HEADS, "cosine": fixed(same.output)}
+    figure = (list(F.rows), F.word_row, list(F.heat), list(F.bars), [s["label"] for s in stages],
+              [fill(s["caption"], **values) for s in stages], [s["heat"] for s in stages], [s["bars"] for s in stages])
+    # Where both sentences start (the pass's first stage, still): what the question is about, not its answer.
+    chart(built(pass_figure, *figure[:2], *(part[:1] for part in figure[2:]), animated=False),
+          fill(CAPTIONS["start"], river=fl.RIVER, till=fl.TILL), None, key=frame.key("fig_start"))
     if frame.predict("same", answer=1 if same.output < 1 else 0, lookup=fixed(same.lookup),
                      embedded=fixed(same.embedded), cosine=fixed(same.output)):
-        st.markdown(fill(frame.text.notes["pass"], river=fl.RIVER, till=fl.TILL))
-        values = {"tokens": counted(len(F.rows) - 1, "token"), "head": F.head + 1, "weight": f"{F.weight_far:.0%}",
-                  "far": fl.FAR, "heads": core.bert.N_HEADS, "cosine": fixed(same.output)}
-        stages = fl.STAGES
-        chart(built(pass_figure, list(F.rows), F.word_row, list(F.heat), list(F.bars), [s["label"] for s in stages],
-                    [fill(s["caption"], **values) for s in stages], [s["heat"] for s in stages],
-                    [s["bars"] for s in stages]),
-              fill(CAPTIONS["pass"], head=F.head + 1),
+        st.markdown(frame.text.notes["pass"])
+        chart(built(pass_figure, *figure), fill(CAPTIONS["pass"], head=F.head + 1),
               lambda: pd.DataFrame({s["label"]: b for s, b in zip(stages, F.bars, strict=True)},
                                    index=[f"{i}: {r}" for i, r in enumerate(F.rows)]).round(4),
               key=frame.key("fig_pass"))
@@ -150,7 +150,7 @@ def heads() -> None:
     if frame.predict("heads", answer=0 if h.tops[0] == h.tops[1] else 1, first=names[0], second=names[1].lower(),
                      top_first=tops[0], top_second=tops[1]):
         row = h.rows[i]
-        chart(built(attention_bars, row, list(h.tokens), h.query, f"Where “it” looks, {pick.lower()}"),
+        chart(built(head_row_figure, row, list(h.tokens), h.query, f"Where “it” looks, {pick.lower()}"),
               fill(CAPTIONS["heads"], head=pick, top=tops[i], weight=f"{row[h.tops[i]]:.0%}"),
               lambda: pd.DataFrame({"weight": row.round(4)}, index=[f"{j}: {t}" for j, t in enumerate(h.tokens)]),
               key=frame.key("fig_heads"))

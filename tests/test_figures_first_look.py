@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures.first_look import FRAME_MS, pass_figure
+from figures.first_look import FRAME_MS, head_row_figure, pass_figure
 
 STAGES = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "lessons" / "first_look.toml")
                        .read_text(encoding="utf-8"))["stages"]
@@ -107,3 +107,23 @@ def test_presenter_mode_keeps_every_frame_with_its_caption_enlarged():
     for small, large in zip(fig.frames, big.frames, strict=True):
         assert large.layout.title.text == small.layout.title.text
         assert large.layout.title.font.size > small.layout.title.font.size
+
+
+def test_the_still_first_stage_has_no_frames_no_buttons_and_no_slider():
+    heats, bars = data(1)
+    fig = pass_figure(ROWS, 3, heats, bars, ["Tokens"], ["where they start"], ["heat"], ["bar"], animated=False)
+    assert not fig.frames and not fig.layout.updatemenus and not fig.layout.sliders
+    np.testing.assert_array_equal(np.asarray(fig.data[0].z), heats[0])
+    assert fig.layout.height < build(1)[0].layout.height                  # no room kept for the player
+
+
+def test_a_heads_row_is_one_bar_per_token_in_order_with_the_query_marked():
+    tokens = ["[CLS]", "the", "animal", "the", "it", "[SEP]"]
+    row = np.array([0.1, 0.05, 0.5, 0.05, 0.2, 0.1])
+    fig = head_row_figure(row, tokens, 4, "Where it looks")
+    (bars,) = fig.data
+    assert list(bars.y) == [f"{i}: {t}" for i, t in enumerate(tokens)]          # two "the"s, two rows
+    np.testing.assert_allclose(np.asarray(bars.x), row)
+    assert [c == bars.marker.color[4] for c in bars.marker.color].count(True) == 1   # the query alone
+    assert list(bars.text) == [f"{w:.2f}" for w in row]
+    assert fig.layout.xaxis.range[1] > row.max()

@@ -95,6 +95,7 @@ def data(at, chart: str) -> str:
 
 def test_no_formula_before_the_animation_and_the_formula_once_at_the_end(revealed):
     before = read_until(revealed, "fl_fig_pass")
+    assert "“bank” the same row in both" in before                   # the still first stage came before it
     assert LESSON.question in before and "Predict first" not in before     # the walk read the page's top
     assert not {"softmax", "√", "Kᵀ", "QK"} & set(re.findall(r"softmax|√|Kᵀ|QK", before)), before
     page = [m.value for m in revealed.markdown]
@@ -109,7 +110,8 @@ def test_no_formula_before_the_animation_and_the_formula_once_at_the_end(reveale
 def test_at_least_six_predictions_each_gate_its_chart_and_reveal_it():
     assert len(LESSON.predictions) >= 7 and set(GATES) == set(LESSON.predictions)     # the pass's and six moves'
     at = open_page(SLUG)
-    assert not charts(at), "a chart showed before its prediction"
+    assert [c for c in charts(at) if "fl_fig_start" not in c] == [], "a chart showed before its prediction"
+    assert shown(at, "fl_fig_start")                                  # where the sentences start: the question's set-up
     for pid, key in GATES.items():
         assert not shown(at, key)
         reveal(at, SLUG, pid)

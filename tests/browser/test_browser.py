@@ -44,7 +44,8 @@ CLICK_LOG_JS = """selector => {
 WITHOUT_CHARTS = {"home", "glossary", "concept_check"}  # the lesson map, the glossary, the check: text only
 # Pages whose first slider drives only charts that its prediction holds back until the reveal (a chart shown
 # earlier would give the answer away): there the test reveals first, as a learner would before exploring.
-REVEAL_FIRST = {"positional_encoding"}             # the Shuffle slider: its shuffled heatmap is the answer
+REVEAL_FIRST = {"positional_encoding",              # the Shuffle slider: its shuffled heatmap is the answer
+                "first_look"}                       # every move's chart waits for its prediction
 IN_VIEW_JS = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
