@@ -5,7 +5,7 @@ import streamlit as st
 from ui import classroom, navigation, progress
 from ui.content import Term, load_glossary, matching, page_index
 from ui.frame import lesson
-from ui.inputs import literal
+from ui.inputs import literal, text_box
 
 SEARCH_CHARS = 40
 
@@ -33,7 +33,7 @@ def used_in(term: Term, titles: dict[str, str]) -> None:
 
 @frame.fragment
 def glossary(terms: tuple[Term, ...], titles: dict[str, str]) -> None:
-    query = frame.control(st.text_input, "search", "Search the glossary", max_chars=SEARCH_CHARS,
+    query = frame.control(text_box, "search", "Search the glossary", max_chars=SEARCH_CHARS,
                           placeholder="e.g. softmax, cache, memory")
     found = matching(terms, query or "")
     typed = " ".join((query or "").split())

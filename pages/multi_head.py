@@ -13,7 +13,7 @@ from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, 
 from ui import present
 from ui.charts import built, chart
 from ui.frame import lesson
-from ui.inputs import literal, matrix_input, table
+from ui.inputs import literal, matrix_input, table, text_box
 from ui.lessons import multi_head
 from ui.models import encode
 from ui.numbers import counted
@@ -212,7 +212,7 @@ def real_section(step: int) -> None:
 
 @frame.fragment
 def real_layer(step: int) -> None:
-    text = frame.control(st.text_input, "text", "Your sentence", DATA["real_sentence"], max_chars=MAX_CHARS,
+    text = frame.control(text_box, "text", "Your sentence", DATA["real_sentence"], max_chars=MAX_CHARS,
                          help=f"At most {MAX_CHARS} characters; the model is the Lab's MiniLM.")
     try:
         r = encode(text or "")
