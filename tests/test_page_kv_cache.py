@@ -184,3 +184,17 @@ def test_the_first_step_counts_one_key_one_query_and_one_token():
     said = texts(at)
     assert "against 1 key:" in said and "projects 1 token and scores 1 query against 1 key" in said
     assert not re.search(r"\b1 (keys|queries|tokens)\b", said)
+
+
+def test_a_tampered_links_notice_stays_through_a_rerun_until_a_control_moves():
+    """Issue 47, item 14: /kv_cache?kv_batch=500 says what it could not use, and keeps saying it through a rerun
+    the learner did not cause, until they move a control."""
+    from devtools.apptest import open_page as open_with
+
+    at = open_with("kv_cache", kv_batch="500")
+    notice = [w.value for w in at.warning if "could not use" in w.value]
+    assert notice and "Sequences in the batch" in notice[0]
+    at.run()
+    assert [w.value for w in at.warning if "could not use" in w.value] == notice
+    at.slider(key="kv_batch").set_value(2).run()
+    assert not [w.value for w in at.warning if "could not use" in w.value]
