@@ -36,6 +36,14 @@ class RateLimited(RoomError):
         self.retry_after = max(1.0, float(retry_after))
 
 
+class Outdated(RoomError):
+    """A presenter screen published a view made from a version of the room older than the room's: another screen
+    of the same class has moved it since. Nothing changed; that screen takes the room's view first."""
+
+    def __init__(self, message: str = "The class has moved on since this screen last looked: try again.") -> None:
+        super().__init__(message)
+
+
 class RoomLocked(RoomError):
     """The presenter locked the class: no new student may join (those in it stay)."""
 

@@ -35,6 +35,7 @@ from classroom.store import (
     ROOM_TTL_S,
     Check,
     NotPresenter,
+    Outdated,
     Poll,
     RateLimited,
     RoomFull,
@@ -215,11 +216,13 @@ class MemoryRoomStore(MemoryQuestions):
             return room is not None and _key_matches(room.key_hash, key)
 
     def publish(self, code: str, key: str, page: str, step: int, controls: dict[str, list[str]],
-                now: float) -> int:
+                now: float, *, base: int | None = None) -> int:
         controls = check_controls(page, step, controls)
         with self._lock:
             room = self._presenting(code, key, now)
             if (page, step, controls) != (room.page, room.step, room.controls):
+                if base is not None and base != room.version:
+                    raise Outdated()
                 room.page, room.step, room.controls = page, step, controls
                 room.version += 1
             return room.version

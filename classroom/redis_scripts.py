@@ -96,11 +96,12 @@ end
 return {0}
 """
 
-# ARGV[4..]: key_hash, page, step, controls
+# ARGV[4..]: key_hash, page, step, controls, base version ('' for none)
 PUBLISH = _LUA + """
 local p = presenting(); if p ~= 0 then return p end
 local h = redis.call('HMGET', R, 'page', 'step', 'controls', 'version')
 if h[1] == ARGV[5] and h[2] == ARGV[6] and h[3] == ARGV[7] then return tonumber(h[4]) end
+if ARGV[8] ~= '' and tonumber(ARGV[8]) ~= tonumber(h[4]) then return -26 end  -- OUTDATED
 redis.call('HSET', R, 'page', ARGV[5], 'step', ARGV[6], 'controls', ARGV[7])
 return redis.call('HINCRBY', R, 'version', 1)
 """

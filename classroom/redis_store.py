@@ -63,6 +63,7 @@ from classroom.store import (
     NotFollowing,
     NotOpen,
     NotPresenter,
+    Outdated,
     Poll,
     RateLimited,
     RoomError,
@@ -92,6 +93,7 @@ REFUSED = {
     lua.NOT_FOLLOWING: (NotFollowing, None), lua.VOTERS_FULL: (VotersFull, None),
     lua.CHECK_CLASH: (ValueError, "a question of the check was asked with other options or is past this round"),
     lua.NO_CHECK: (UnknownRoom, "No check is open in this class."),
+    lua.OUTDATED: (Outdated, None),
 }
 
 def _controls_json(controls: dict[str, list[str]]) -> str:
@@ -186,9 +188,10 @@ class RedisRoomStore(RedisQuestions, Changes):
 
     @_mapped
     def publish(self, code: str, key: str, page: str, step: int, controls: dict[str, list[str]],
-                now: float) -> int:
+                now: float, *, base: int | None = None) -> int:
         controls = check_controls(page, step, controls)
-        return self._run("publish", code, now, _key_hash(key), page, str(step), _controls_json(controls))
+        return self._run("publish", code, now, _key_hash(key), page, str(step), _controls_json(controls),
+                         "" if base is None else str(int(base)))
 
     @_mapped
     def version(self, code: str, now: float) -> int:

@@ -35,6 +35,7 @@ from classroom.errors import (  # the store's refusals, re-exported: importable 
     NotFollowing as NotFollowing,
     NotOpen as NotOpen,
     NotPresenter as NotPresenter,
+    Outdated as Outdated,
     RateLimited as RateLimited,
     Refusal as Refusal,
     RoomError as RoomError,
@@ -283,8 +284,11 @@ class RoomStore(Protocol):
         """Constant-time check of the key against the stored hash; False for an unknown room."""
 
     def publish(self, code: str, key: str, page: str, step: int, controls: dict[str, list[str]],
-                now: float) -> int:
-        """Replace the snapshot's page, step and controls; returns the new version (only if it changed)."""
+                now: float, *, base: int | None = None) -> int:
+        """Replace the snapshot's page, step and controls; returns the new version (only if it changed). With
+        ``base``, the version the caller's view was made from (a presenter screen's last look at the room): a
+        view that differs from the room's while the room is at another version raises Outdated and changes
+        nothing, so a screen that is behind never puts an older view back (issue 46)."""
 
     def version(self, code: str, now: float) -> int:
         """The snapshot's version: the one cheap read a follower makes every poll. Raises UnknownRoom."""

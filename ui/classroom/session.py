@@ -40,7 +40,8 @@ class ClassState:
     code: str | None = None              # the room's code
     key: str | None = None               # the presenter's secret key (presenter sessions only)
     following: bool = False              # a student who follows (not exploring on their own)
-    seen: int | None = None              # the snapshot version this follower last applied
+    seen: int | None = None              # the snapshot version this follower last applied (a presenter: the
+                                         # version its own view is based on, published or taken from the room)
     snap: Snapshot | None = None         # that snapshot
     published: View | None = None        # presenter: the view last published
     poll: AskedPoll | None = None        # presenter: the question asked
@@ -51,6 +52,7 @@ class ClassState:
     sections: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     locked: bool = False                 # presenter: the class takes no new student ("Lock the class")
     resuming: bool = False               # presenter: the room's view is still to be applied to this screen
+    adopted: bool = False                # presenter: this run took the room's view (what it draws is not sent)
     # The follower id: the one this browser keeps (localStorage, ``ui.classroom.browser``) once it has said,
     # so a reload or a dead server keeps one student one follower with one vote; until then, one made here.
     me: str | None = None
