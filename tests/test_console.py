@@ -102,3 +102,22 @@ def test_out_of_presenter_mode_the_console_says_where_it_shows():
     laptop.sidebar.toggle(key=console.TOGGLE).set_value(True).run()
     assert not shown_notes(laptop)
     assert any("presenter mode" in c.value for c in laptop.sidebar.caption)
+
+
+def test_the_console_reads_every_pages_step_names_as_a_parse_would_without_parsing():
+    """The console reads a page's ``Step`` names as text (a parse in a session's thread is unsafe on Python 3.11:
+    .streamlit/config.toml); it must find what a real parse finds, on every page."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    from ui.classroom import console
+
+    assert "ast.parse" not in inspect.getsource(console)
+    for page in sorted((Path(__file__).resolve().parent.parent / "pages").glob("*.py")):
+        want: tuple[str, ...] = ()
+        for node in ast.parse(page.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and node.name == "Step":
+                want = tuple(t.id for a in node.body if isinstance(a, ast.Assign)
+                             for t in a.targets if isinstance(t, ast.Name))
+        assert console.step_names(page.stem) == want, page.stem

@@ -13,7 +13,7 @@ a relabelled step keeps its notes and a page needs no change.
 
 from __future__ import annotations
 
-import ast
+import re
 import time
 from functools import lru_cache
 from urllib.parse import urlencode
@@ -34,18 +34,22 @@ LIVE_EVERY_S = 1.0                                 # the clock and the counts re
 MAX_CLASS_S = 24 * 3600                            # a link's start time older than this is not believed
 
 
+# A page's ``class Step(Steps):`` block and its members' names (``    NAME = "label"``), read as text: a parse
+# (``ast.parse``) in a session's thread is unsafe beside other threads on Python 3.11 (.streamlit/config.toml,
+# magicEnabled), and the console runs in a session's thread.
+_STEP_CLASS = re.compile(r"^class Step\(Steps\):\n((?:[ \t]+.*\n|[ \t]*\n)*)", re.M)
+_STEP_NAME = re.compile(r"^    ([A-Z][A-Z0-9_]*) = ", re.M)
+
+
 @lru_cache(maxsize=64)
 def step_names(slug: str) -> tuple[str, ...]:
     """The names of the page's presenter steps (``class Step(Steps)``), in order; () when it has none."""
     try:
-        tree = ast.parse((APP_DIR / PAGE_FILES.format(slug=slug)).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError):
+        text = (APP_DIR / PAGE_FILES.format(slug=slug)).read_text(encoding="utf-8")
+    except OSError:
         return ()
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Step":
-            return tuple(t.id for a in node.body if isinstance(a, ast.Assign)
-                         for t in a.targets if isinstance(t, ast.Name))
-    return ()
+    block = _STEP_CLASS.search(text)
+    return tuple(_STEP_NAME.findall(block.group(1))) if block else ()
 
 
 def notes_for(slug: str, number: int) -> str:
