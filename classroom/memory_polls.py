@@ -29,6 +29,7 @@ class PollState:
     info: QuestionInfo = field(default_factory=QuestionInfo)
     asked: list[float] = field(default_factory=list)          # when each round was asked
     past: list[dict[str, int]] = field(default_factory=list)  # the counted answers of the rounds before this one
+    present: list[int] = field(default_factory=list)          # the students present in each of those rounds
     final: Tally | None = None                                 # the tally frozen at the reveal
     closed: Tally | None = None                                # the tally as it stood when it was last closed
 
@@ -65,7 +66,9 @@ def next_round(state: PollState, now: float, live: set[str]) -> None:
     starts at zero."""
     if len(state.asked) >= MAX_ROUNDS:
         raise RoomFull(f"This question has had its {MAX_ROUNDS} votes.")
-    state.past.append(counted(state, live))
+    tally = tally_of(state, live)
+    state.past.append(dict(tally.counts))
+    state.present.append(tally.following)
     state.counts = dict.fromkeys(state.options, 0)
     state.chosen.clear()
     state.revealed, state.final, state.closed = False, None, None
@@ -119,9 +122,10 @@ def results_of(code: str, polls: dict[str, PollState], ended_at: float | None, l
     """The class's results; the current round of each question as ``tally_of`` gives it for ``live``."""
     questions = []
     for poll_id, state in polls.items():
-        every = [*state.past, counted(state, live)]
-        rounds = [cr.Round(i + 1, asked, dict(counts))
-                  for i, (asked, counts) in enumerate(zip(state.asked, every, strict=True))]
+        now = tally_of(state, live)
+        every, present = [*state.past, dict(now.counts)], [*state.present, now.following]
+        rounds = [cr.Round(i + 1, asked, dict(counts), here)
+                  for i, (asked, counts, here) in enumerate(zip(state.asked, every, present, strict=True))]
         questions.append(cr.Question(poll_id, state.info.lesson, state.info.text, state.options, state.info.right,
                                      tuple(rounds)))
     return cr.ClassResults(code, ended_at, tuple(questions))

@@ -32,7 +32,10 @@ for _, q in ipairs(qs) do
   local meta = cjson.decode(redis.call('HGET', R .. ':meta', id))
   if type(meta.past) ~= 'table' or next(meta.past) == nil then meta.past = {} end
   while #meta.asked < spec.round do               -- asked again: this round's counts go to the past
-    meta.past[#meta.past + 1] = counted(R, id, NOW)[1]
+    local seen = counted(R, id, NOW)
+    meta.past[#meta.past + 1] = seen[1]
+    if type(meta.present) ~= 'table' then meta.present = {} end
+    meta.present[#meta.past] = seen[2]
     meta.asked[#meta.asked + 1] = NOW
     redis.call('DEL', C, R .. ':chosen:' .. id)
     for _, o in ipairs(cjson.decode(q[2])) do redis.call('HSET', C, o, 0) end

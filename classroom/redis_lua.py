@@ -91,14 +91,15 @@ local function forget_gone(id)
   end
 end
 -- Every question with its options, what the results keep about it, and its current round's counts at `at`
--- (as ``counted``: what the presenter sees), flat as option, count, option, count…
+-- (as ``counted``: what the presenter sees), flat as option, count, option, count…, and the students present
 local function collect(room, at)
   local qs = {}
   local polls = redis.call('HGETALL', room .. ':polls')
   for i = 1, #polls, 2 do
     local id, flat = polls[i], {}
-    for option, n in pairs(counted(room, id, at)[1]) do flat[#flat + 1] = option; flat[#flat + 1] = n end
-    qs[#qs + 1] = {id, polls[i + 1], redis.call('HGET', room .. ':meta', id) or '', flat}
+    local seen = counted(room, id, at)
+    for option, n in pairs(seen[1]) do flat[#flat + 1] = option; flat[#flat + 1] = n end
+    qs[#qs + 1] = {id, polls[i + 1], redis.call('HGET', room .. ':meta', id) or '', flat, seen[2]}
   end
   return qs
 end

@@ -41,7 +41,10 @@ local meta = cjson.decode(redis.call('HGET', R .. ':meta', id))
 if #meta.asked >= MAX_ROUNDS then return -3 end
 local C = R .. ':counts:' .. id
 if type(meta.past) ~= 'table' or next(meta.past) == nil then meta.past = {} end
-meta.past[#meta.past + 1] = counted(R, id, NOW)[1]     -- the round as the presenter saw it
+local seen = counted(R, id, NOW)                      -- the round as the presenter saw it
+meta.past[#meta.past + 1] = seen[1]
+if type(meta.present) ~= 'table' then meta.present = {} end
+meta.present[#meta.past] = seen[2]                    -- the students present in it
 meta.asked[#meta.asked + 1] = NOW
 redis.call('HSET', R .. ':meta', id, cjson.encode(meta))
 redis.call('DEL', C, R .. ':chosen:' .. id)

@@ -263,15 +263,19 @@ class RedisRoomStore(RedisQuestions, Changes):
 
 
 def _question(stored: list) -> cr.Question:
-    """A question as the scripts collect it: [id, options JSON, meta JSON, current counts as k, v, k, v…]."""
-    poll_id, options_json, meta_json, flat = stored
+    """A question as the scripts collect it: [id, options JSON, meta JSON, current counts as k, v, k, v…, the
+    students present now] (results kept before the last item was collected have four items)."""
+    poll_id, options_json, meta_json, flat = stored[:4]
     options = tuple(json.loads(options_json))
     meta = json.loads(meta_json) if meta_json else {}
     current = dict(zip(flat[::2], flat[1::2], strict=True)) if isinstance(flat, list) else {}
     past = meta.get("past") or []
     asked = meta.get("asked") or [0.0]
     every = [*(p if isinstance(p, dict) else {} for p in past), current]
-    rounds = tuple(cr.Round(i + 1, float(asked[min(i, len(asked) - 1)]), {o: int(c.get(o, 0)) for o in options})
+    present = meta.get("present") if isinstance(meta.get("present"), list) else []
+    present = [*present, *[None] * (len(past) - len(present)), stored[4] if len(stored) > 4 else None]
+    rounds = tuple(cr.Round(i + 1, float(asked[min(i, len(asked) - 1)]), {o: int(c.get(o, 0)) for o in options},
+                            None if present[i] is None else int(present[i]))
                    for i, c in enumerate(every))
     right = meta.get("right")
     return cr.Question(poll_id, meta.get("lesson") or "", meta.get("text") or "", options,

@@ -1,8 +1,12 @@
 """A class's results after the bell: counts per question, round and option; nothing about any one student.
 
 Pure Python (no Streamlit, no store): the store hands over a ``ClassResults``; this module turns it into
-the table a presenter reads and downloads (``rows``, ``csv_bytes``), the share right per question and
+the table a presenter reads and downloads (``table``, ``csv_bytes``), the share right per question and
 round and its change between rounds, and Hake's normalized gain between a pre-check and an exit check.
+
+The CSV is for a spreadsheet: UTF-8 with a byte-order mark (so dₖ, √ and ⟨g⟩ survive a double-click open), one
+row per question, round and option, grouped by ``kind`` (KINDS, in that order), each lesson named by its slug
+and its title, each round's percent right and the students present when it was counted.
 """
 
 from __future__ import annotations
@@ -18,7 +22,13 @@ from datetime import UTC, datetime
 ROUND_LABELS = {1: "First vote", 2: "After discussion"}
 CHECK_LESSON = "concept_check"         # the concept check's questions: round 1 the pre-class check, 2 the exit check
 CHECK_ROUND_LABELS = {1: "Pre-class check", 2: "Exit check"}
-CSV_HEADER = ("lesson", "question", "round", "option", "count", "right", "asked_at", "percent", "gain", "note")
+OWN_PREFIX = "own:"                    # the poll id of a question the presenter typed (not a lesson's own)
+LESSON_QUESTION, OWN_QUESTION = "lesson question", "own question"
+PRE_CHECK, EXIT_CHECK = "pre-class check", "exit check"
+CHECK_GAIN = "check gain"              # the concept check's scores and ⟨g⟩, after the four kinds of question
+KINDS = (LESSON_QUESTION, OWN_QUESTION, PRE_CHECK, EXIT_CHECK, CHECK_GAIN)
+CSV_HEADER = ("kind", "lesson", "lesson_title", "question", "round", "option", "count", "right", "percent", "present",
+              "asked_at", "class_date", "gain", "note")
 
 
 def round_label(number: int, lesson: str = "") -> str:
@@ -35,6 +45,7 @@ class Round:
     number: int
     asked_at: float
     counts: dict[str, int]
+    present: int | None = None       # students following when the round was counted (None: not recorded)
 
     @property
     def label(self) -> str:
@@ -77,9 +88,19 @@ class Row:
     count: int | None
     right: bool | None
     asked_at: float | None
-    percent: float | None = None
+    percent: float | None = None     # percent right: of the round (a question's row), or the check's score
     gain: float | None = None
     note: str = ""
+    kind: str = LESSON_QUESTION
+    title: str = ""                  # the lesson's title ("" when unknown: the slug stands)
+    present: int | None = None
+
+
+def kind(question: Question, round_number: int = 1) -> str:
+    """Which of KINDS a question's round is: the concept check's by its round, else own or lesson question."""
+    if question.lesson == CHECK_LESSON:
+        return PRE_CHECK if round_number == 1 else EXIT_CHECK
+    return OWN_QUESTION if question.poll_id.startswith(OWN_PREFIX) else LESSON_QUESTION
 
 
 # --- to and from the JSON a store keeps ------------------------------------------------------------------
@@ -87,7 +108,8 @@ class Row:
 def to_json(results: ClassResults) -> str:
     return json.dumps({"code": results.code, "ended_at": results.ended_at, "questions": [
         {"poll_id": q.poll_id, "lesson": q.lesson, "text": q.text, "options": list(q.options), "right": q.right,
-         "rounds": [{"number": r.number, "asked_at": r.asked_at, "counts": r.counts} for r in q.rounds]}
+         "rounds": [{"number": r.number, "asked_at": r.asked_at, "counts": r.counts, "present": r.present}
+                    for r in q.rounds]}
         for q in results.questions]}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -96,7 +118,8 @@ def from_json(text: str) -> ClassResults:
     questions = tuple(
         Question(q["poll_id"], q["lesson"], q["text"], tuple(q["options"]), q["right"],
                  tuple(Round(int(r["number"]), float(r["asked_at"]), {o: int(r["counts"].get(o, 0))
-                                                                        for o in q["options"]})
+                                                                        for o in q["options"]},
+                             None if r.get("present") is None else int(r["present"]))
                        for r in q["rounds"]))
         for q in data["questions"])
     return ClassResults(data["code"], data["ended_at"], questions)
@@ -129,11 +152,24 @@ def most_missed_first(results: ClassResults) -> list[Question]:
     return sorted(results.questions, key=key)       # stable: ties keep the order asked
 
 
-def rows(results: ClassResults) -> list[Row]:
-    """One row per question, round and option, most-missed question first."""
+def rows(results: ClassResults, titles: Mapping[str, str] | None = None) -> list[Row]:
+    """One row per question, round and option, grouped by kind (lesson questions, own questions, the pre-class
+    check, the exit check); the questions most-missed first, the check's in the order asked. ``titles``: lesson
+    slug -> title."""
+    titles = titles or {}
+    found = [(kind(q, r.number), q, r) for q in most_missed_first(results) for r in q.rounds]
+    checks = {q.poll_id: n for n, q in enumerate(check_results(results).questions)}
+    found.sort(key=lambda f: (KINDS.index(f[0]), checks.get(f[1].poll_id, 0)))     # stable within a kind
     return [Row(q.lesson, q.text or q.poll_id, round_label(r.number, q.lesson), option, r.counts.get(option, 0),
-                None if q.right is None else option == q.right, r.asked_at)
-            for q in most_missed_first(results) for r in q.rounds for option in q.options]
+                None if q.right is None else option == q.right, r.asked_at,
+                None if (share := share_right(q, r)) is None else 100.0 * share, kind=k,
+                title=titles.get(q.lesson, ""), present=r.present)
+            for k, q, r in found for option in q.options]
+
+
+def table(results: ClassResults, titles: Mapping[str, str] | None = None) -> list[Row]:
+    """Everything the CSV holds: ``rows`` then the concept check's scores and gain (``gain_rows``)."""
+    return rows(results, titles) + gain_rows(results, titles)
 
 
 def lesson_questions(results: ClassResults) -> ClassResults:
@@ -146,19 +182,27 @@ def check_results(results: ClassResults) -> ClassResults:
     return ClassResults(results.code, results.ended_at, tuple(q for q in results.questions if q.lesson == CHECK_LESSON))
 
 
-def csv_bytes(table: Iterable[Row]) -> bytes:
-    """The table as CSV (UTF-8, a header row). ``asked_at`` in UTC (ISO 8601); ``right`` is yes/no/blank.
-    A cell a spreadsheet would run as a formula (= + - @ first) is prefixed with a quote mark."""
+def class_date(results: ClassResults) -> float | None:
+    """When the class began, as its results know it: its first question's first round (None: nothing asked)."""
+    return min((q.rounds[0].asked_at for q in results.questions if q.rounds), default=None)
+
+
+def csv_bytes(table: Iterable[Row], began: float | None = None) -> bytes:
+    """The table as CSV: UTF-8 with a byte-order mark, a header row (CSV_HEADER). ``asked_at`` and ``class_date``
+    (``began``, e.g. ``class_date(results)``) in UTC, ISO 8601; ``right`` is yes/no/blank; ``percent`` one
+    decimal; ``present`` blank when not recorded. A cell a spreadsheet would run as a formula (= + - @ first) is
+    prefixed with a quote mark."""
     out = io.StringIO(newline="")
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     for row in table:
         right = "" if row.right is None else ("yes" if row.right else "no")
-        writer.writerow([_cell(row.lesson), _cell(row.question), row.round, _cell(row.option),
-                         "" if row.count is None else row.count, right, _when(row.asked_at),
+        writer.writerow([row.kind, _cell(row.lesson), _cell(row.title), _cell(row.question), row.round,
+                         _cell(row.option), "" if row.count is None else row.count, right,
                          "" if row.percent is None else f"{row.percent:.1f}",
+                         "" if row.present is None else row.present, _when(row.asked_at), _when(began),
                          "" if row.gain is None else f"{row.gain:.3f}", row.note])
-    return out.getvalue().encode("utf-8")
+    return out.getvalue().encode("utf-8-sig")
 
 
 def _when(epoch: float | None) -> str:
@@ -263,17 +307,21 @@ def check_gain(results: ClassResults) -> GainReport:
 OVERALL = "All questions"
 
 
-def gain_rows(results: ClassResults) -> list[Row]:
-    """The concept check's scores and gain as table rows: per question (in the order asked), then overall. For
-    each: the pre-class score, the exit score (percent right, count = how many answered), and ⟨g⟩."""
+def gain_rows(results: ClassResults, titles: Mapping[str, str] | None = None) -> list[Row]:
+    """The concept check's scores and gain as table rows (kind CHECK_GAIN): per question (in the order asked), then
+    overall. For each: the pre-class score, the exit score (percent right, count = how many answered), and ⟨g⟩."""
     report, check = check_gain(results), check_results(results)
+    title = (titles or {}).get(CHECK_LESSON, "")
     texts = {q.poll_id: q.text or q.poll_id for q in check.questions}
     found = [(texts[p], g) for p, g in report.per_question.items()]
     if found:
         found.append((OVERALL, report.overall))
-    table = []
+    scored = []
     for text, g in found:
-        table += [Row(CHECK_LESSON, text, "Pre-class check score", "", g.pre_answered, None, None, g.pre),
-                  Row(CHECK_LESSON, text, "Exit check score", "", g.post_answered, None, None, g.post),
-                  Row(CHECK_LESSON, text, "Normalized gain", "", None, None, None, None, g.g, g.note)]
-    return table
+        scored += [Row(CHECK_LESSON, text, "Pre-class check score", "", g.pre_answered, None, None, g.pre,
+                       kind=CHECK_GAIN, title=title),
+                   Row(CHECK_LESSON, text, "Exit check score", "", g.post_answered, None, None, g.post,
+                       kind=CHECK_GAIN, title=title),
+                   Row(CHECK_LESSON, text, "Normalized gain", "", None, None, None, None, g.g, g.note,
+                       kind=CHECK_GAIN, title=title)]
+    return scored

@@ -51,16 +51,25 @@ def test_the_table_has_a_row_per_question_round_and_option_most_missed_first():
     assert {r.right for r in table if r.question == "Question q3?"} == {None}
 
 
-def test_the_csv_is_utf8_with_a_header_and_cells_a_spreadsheet_will_not_run():
+def _parsed(data: bytes) -> list[list[str]]:
+    assert data.startswith("\ufeff".encode())                         # a byte-order mark: a spreadsheet reads UTF-8
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+
+
+def test_the_csv_is_utf8_with_a_bom_a_header_and_cells_a_spreadsheet_will_not_run():
     odd = _q("odd", "=1+1", (1, 0), options=("=1+1", "élan ✓"), text='He said "hi", then left')
-    data = cr.csv_bytes(cr.rows(cr.ClassResults("K7MQ2P", None, (odd, Q2))))
-    parsed = list(csv.reader(io.StringIO(data.decode("utf-8"))))
+    results = cr.ClassResults("K7MQ2P", None, (odd, Q2))
+    parsed = _parsed(cr.csv_bytes(cr.rows(results, {"sqrt_dk": "Why √dₖ?"}), cr.class_date(results)))
     assert parsed[0] == list(cr.CSV_HEADER)
-    assert [row[3] for row in parsed[1:3]] == ["X", "Y"]             # q2 (90 % right) before odd (100 %)
+    column = {name: i for i, name in enumerate(parsed[0])}
+    assert [row[column["option"]] for row in parsed[1:3]] == ["X", "Y"]      # q2 (90 % right) before odd (100 %)
     # T is 2023-11-14 22:13:20 UTC (1_700_000_000 s after 1970-01-01)
-    assert parsed[3] == ["sqrt_dk", 'He said "hi", then left', "First vote", "'=1+1", "1", "yes",
-                         "2023-11-14T22:13:20Z", "", "", ""]
-    assert parsed[4][3] == "élan ✓" and parsed[4][5] == "no"
+    assert dict(zip(parsed[0], parsed[3], strict=True)) == {
+        "kind": "lesson question", "lesson": "sqrt_dk", "lesson_title": "Why √dₖ?",
+        "question": 'He said "hi", then left', "round": "First vote", "option": "'=1+1", "count": "1",
+        "right": "yes", "percent": "100.0", "present": "", "asked_at": "2023-11-14T22:13:20Z",
+        "class_date": "2023-11-14T22:13:20Z", "gain": "", "note": ""}
+    assert parsed[4][column["option"]] == "élan ✓" and parsed[4][column["right"]] == "no"
     assert len(parsed) == 1 + 2 + 2
 
 
@@ -173,3 +182,75 @@ def test_the_gain_rows_go_into_the_csv():
     assert gains["Concept c2?"] == ("", "no room to gain (100 % before)")
     assert gains[cr.OVERALL][0] == f"{(700 / 9 - 60) / 40:.3f}"
     assert cr.gain_rows(cr.ClassResults("K7MQ2P", None, (Q1,))) == []    # no check: no rows
+
+
+# --- the students present in each round, as both stores record it ------------------------------------------------
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_each_round_records_the_students_present_when_it_was_counted(backend, request):
+    from classroom import store as rs
+
+    if backend == "memory":
+        from classroom.memory import MemoryRoomStore
+        store = MemoryRoomStore()
+    else:
+        import uuid
+
+        from classroom.redis_store import RedisRoomStore
+        url = request.getfixturevalue("redis_server").url
+        store = RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
+    now = 1_000_000.0
+    code, key = store.create_room(now)
+    first, second = [f"s{i}" for i in range(5)], [f"s{i}" for i in range(3)]
+    for s in first:
+        store.heartbeat(code, s, now)
+    store.open_poll(code, key, "p", ("A", "B"), now, info=rs.QuestionInfo("sqrt_dk", "Which?", "B"))
+    for s in first[:4]:
+        store.vote(code, "p", s, "A", now)
+    store.close_poll(code, key, now)                                     # the first round holds as it stood
+    later = now + rs.FOLLOWER_TTL_S + 5                                  # s3 and s4 have left by then
+    for s in second:
+        store.heartbeat(code, s, later)
+    store.ask_again(code, key, "p", later)
+    store.vote(code, "p", "s0", "B", later)
+    (question,) = store.results(code, key, later).questions
+    assert [(r.present, r.answered) for r in question.rounds] == [(len(first), 4), (len(second), 1)]
+    store.end_room(code, key)
+    kept = store.results(code, key, later + 60).questions[0]                     # the ended class keeps them
+    assert [r.present for r in kept.rounds] == [r.present for r in question.rounds]
+    assert cr.from_json(cr.to_json(cr.ClassResults(code, None, (kept,)))).questions[0] == kept
+
+
+# --- the CSV a spreadsheet opens: kinds grouped, titles, share right per round, date, students present -----------
+
+OWN = cr.Question(cr.OWN_PREFIX + "1", "sqrt_dk", "Ready for the quiz?", ("Yes", "No"), "Yes",
+                  (cr.Round(1, T + 30, {"Yes": 3, "No": 1}, present=5),))
+MIXED = cr.ClassResults("K7MQ2P", None, (C1, Q1, OWN, C2, Q2, C4))
+
+
+def test_the_csv_groups_each_kind_in_order_and_gives_the_share_right_of_each_round():
+    parsed = list(csv.DictReader(io.StringIO(cr.csv_bytes(cr.table(MIXED), cr.class_date(MIXED)).decode("utf-8-sig"))))
+    kinds = [r["kind"] for r in parsed]
+    assert set(kinds) == set(cr.KINDS)
+    assert kinds == sorted(kinds, key=cr.KINDS.index)                          # each kind in one block, in order
+    assert [r["question"] for r in parsed if r["kind"] == cr.PRE_CHECK][::3] == ["Concept c1?", "Concept c2?",
+                                                                                  "Concept c4?"]  # as asked
+    for q in (Q1, Q2, OWN, C1, C2):
+        for round_ in q.rounds:
+            mine = [r for r in parsed if r["question"] == q.text and r["round"] == cr.round_label(round_.number,
+                                                                                                  q.lesson)]
+            assert len(mine) == len(q.options)
+            expected = round_.counts[q.right] / round_.answered * 100
+            assert [float(r["percent"]) for r in mine] == [pytest.approx(expected, abs=0.05)] * len(mine)
+    assert {r["present"] for r in parsed if r["kind"] == cr.OWN_QUESTION} == {"5"}
+    assert {r["present"] for r in parsed if r["kind"] == cr.LESSON_QUESTION} == {""}      # not recorded: blank
+    first = min(q.rounds[0].asked_at for q in MIXED.questions)
+    assert {r["class_date"] for r in parsed} == {cr._when(first)}
+
+
+def test_a_question_the_presenter_typed_is_an_own_question_and_the_check_splits_by_round():
+    assert cr.kind(OWN) == cr.OWN_QUESTION and cr.kind(Q1, 2) == cr.LESSON_QUESTION
+    assert (cr.kind(C1, 1), cr.kind(C1, 2)) == (cr.PRE_CHECK, cr.EXIT_CHECK)
+    titled = cr.table(MIXED, {"sqrt_dk": "Why scale by √dₖ", cr.CHECK_LESSON: "Concept check"})
+    assert {(r.lesson, r.title) for r in titled} == {("sqrt_dk", "Why scale by √dₖ"),
+                                                     (cr.CHECK_LESSON, "Concept check")}
