@@ -7,7 +7,8 @@ from html import escape
 import plotly.graph_objects as go
 
 from figures import palette
-from figures._layout import figure, text_px, wrapped
+from figures._layout import FONT, figure, wrapped
+from figures.class_votes import LABEL_CHARS, bands
 
 
 def poll_figure(options: tuple[str, ...], counts: dict[str, int], correct: int | None = None) -> go.Figure:
@@ -20,24 +21,21 @@ def poll_figure(options: tuple[str, ...], counts: dict[str, int], correct: int |
         raise ValueError(f"correct must index one of the {len(options)} options, got {correct}")
     # Options may hold a learner's words (the lab's tokens): each line is HTML-escaped after wrapping,
     # since Plotly renders a subset of HTML in text.
-    labels = ["<br>".join(escape(line) for line in wrapped(o, 34).split("<br>")) for o in options]
+    labels = ["<br>".join(escape(line) for line in wrapped(o, LABEL_CHARS).split("<br>")) for o in options]
     values = [int(counts.get(o, 0)) for o in options]
     if correct is None:
         colours = [palette.QUERY] * len(options)
     else:
         colours = [palette.VALUE if i == correct else palette.NEUTRAL for i in range(len(options))]
     answered = sum(values)
+    rows = bands(labels, 1)                       # each label above its bar, as the class's live chart
     bars = {"type": "bar", "orientation": "h", "x": values, "y": labels, "marker": {"color": colours},
+            "offset": rows.offsets[0], "width": rows.width, "textfont": {"size": FONT}, "constraintext": "none",
             "text": [str(v) for v in values], "textposition": "outside", "cliponaxis": False,
             "hovertemplate": "%{x} chose this<extra></extra>"}
     top = max([*values, 1])
-    left = min(text_px(labels) + 16, 260) + 28                 # and a line for the axis title
-    # Bars are evenly spaced, so every row gets the height of the tallest label (18 px a line) plus a gap:
-    # a three-line label would otherwise run into its neighbours.
-    row = 18 * max(label.count("<br>") + 1 for label in labels) + 16
     return figure([bars], f"The class's answers ({answered} in all)", "students", "answer",
-                  height=len(labels) * row + 50 + 56, legend=False,
-                  override={"margin": {"l": left, "r": 40, "b": 56}},
-                  xaxis={"range": [0, top * 1.15], "dtick": max(1, -(-top // 5)),
-                         "rangemode": "tozero"},
-                  yaxis={"autorange": "reversed"}, bargap=0.3)
+                  height=rows.height(len(labels)) + 50 + 40, legend=False,
+                  override={"margin": {"l": 8, "r": 40, "b": 40}},
+                  xaxis={"range": [0, top * 1.15], "showticklabels": False, "fixedrange": True},
+                  barmode="overlay", **rows.layout)

@@ -114,6 +114,7 @@ def drawn() -> dict[str, list[go.Figure]]:
 
         class_results.share_right_figure(["Q one", "Q two"],
                                          {"First vote": [40.0, None], "After discussion": [75.0, 50.0]})
+        class_results.counts_table_figure(["#", "Option", "First vote"], [[1, 1], ["Yes", "No"], [3, None]])
     finally:
         for module, name, original in saved:
             setattr(module, name, original)
@@ -139,7 +140,7 @@ def _used_axes(fig: go.Figure) -> set[str]:
     """Layout names ("xaxis", "yaxis2") of the cartesian axes that some trace draws on."""
     axes = set()
     for trace in fig.data:
-        if trace.type in ("scatterternary", "pie"):
+        if trace.type in ("scatterternary", "pie", "table"):     # no cartesian axes
             continue
         x, y = getattr(trace, "xaxis", None) or "x", getattr(trace, "yaxis", None) or "y"
         axes |= {"xaxis" + x[1:], "yaxis" + y[1:]}
