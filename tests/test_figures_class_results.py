@@ -46,3 +46,16 @@ def test_each_question_is_named_by_its_number_and_short_text_escaped():
     assert all(len(line) <= LABEL_CHARS for label in labels for line in label.split("<br>"))
     assert not any("<b>" in label for label in labels)
     assert fig.data[0].customdata[1].replace("<br>", " ").startswith("Why does")   # the whole text on hover
+
+
+def test_the_counts_table_keeps_each_count_in_its_own_cell_escaped():
+    from figures._layout import presented
+    from figures.class_results import counts_table_figure
+
+    fig = counts_table_figure(["#", "First vote", "After discussion", "Option"],
+                              [[1, 1], [3, 0], [None, 2], ["<i>a</i>", "b"]])
+    (table,) = fig.data
+    assert [list(c) for c in table.cells.values] == [["1", "1"], ["3", "0"], ["–", "2"], ["&lt;i&gt;a&lt;/i&gt;", "b"]]
+    assert presented(fig).data[0].cells.font.size >= 18 and presented(fig).data[0].header.font.size >= 18
+    with pytest.raises(ValueError):
+        counts_table_figure(["#", "Option"], [[1, 2], ["a"]])
