@@ -61,7 +61,6 @@ def word_vectors(token_ids: list[int], words: list[core.Word]) -> np.ndarray:
     return X * (TOY_LENGTH / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12))
 
 
-@st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
 def moved_order(n: int, shuffle: int) -> np.ndarray:
     """The words' order for a shuffle: as typed at 0; any other value draws random orders from its seed until
     one differs from the typed order (a draw may give the typed order back: 1 in 6 for three words)."""
@@ -74,6 +73,7 @@ def moved_order(n: int, shuffle: int) -> np.ndarray:
     return order
 
 
+@st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
 def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
     """The typed and the shuffled sentence through the toy head and MiniLM (positions off and on).
 
