@@ -108,13 +108,25 @@ def test_after_the_end_the_presenter_still_reads_the_results_and_the_csv():
         assert not button_keys(st) & RESULTS_ONLY and f"Class {code} has ended" not in texts(st)
 
 
-def test_the_results_csv_counts_what_the_students_chose():
+def test_the_results_csv_counts_what_the_students_chose(monkeypatch):
     pres, _, code = _run_class()
     key = class_state(pres).key
-    table = cr.csv_bytes(cr.rows(classroom.room_store().results(code, key, time.time())))
-    rows = list(csv.DictReader(io.StringIO(table.decode("utf-8"))))
+    made = []                                         # the bytes the view hands to "Download results (CSV)"
+    real = cr.csv_bytes
+    monkeypatch.setattr(cr, "csv_bytes", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    _press(pres, "_class_results")
+    table = made[-1]
+    assert table.startswith("\ufeff".encode())                       # a spreadsheet opens it as UTF-8
+    rows = list(csv.DictReader(io.StringIO(table.decode("utf-8-sig"))))
     right_first = [r for r in rows if r["question"] == QUESTIONS[0].prompt and r["right"] == "yes"]
-    assert [(r["round"], r["count"]) for r in right_first] == [("Pre-class check", "2"), ("Exit check", "2")]
+    assert [(r["kind"], r["round"], r["count"], r["present"]) for r in right_first] == \
+        [(cr.PRE_CHECK, "Pre-class check", "2", "3"), (cr.EXIT_CHECK, "Exit check", "2", "3")]
+    assert float(right_first[0]["percent"]) == round(100 * 2 / 3, 1)    # 2 of the 3 answers right
+    assert {r["lesson_title"] for r in rows} == {"Concept check"}
+    kinds = [r["kind"] for r in rows]
+    assert kinds == sorted(kinds, key=cr.KINDS.index) and cr.CHECK_GAIN in kinds
+    began = min(q.rounds[0].asked_at for q in classroom.room_store().results(code, key, time.time()).questions)
+    assert {r["class_date"] for r in rows} == {time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(began))}
 
 
 def test_a_solo_learner_takes_the_check_twice_and_sees_their_gain():
@@ -173,6 +185,22 @@ def test_a_question_asked_twice_shows_both_rounds_and_the_change():
     assert (row["Lesson"], row["Right, first vote"], row["Right, after discussion"], row["Change"]) == \
         ("Why divide by √dₖ", "0 %", "100 %", "+100 points")
     assert row["Question"] == question.prompt.strip()
+    counts = {r["Option"]: (r["First vote"], r["After discussion"], r["Right"])          # one count per cell
+              for r in pres.dataframe[1].value.to_dict("records")}
+    assert counts == {c.text: (2 if c.text == wrong else 0, 2 if c.text == right else 0, "✓" if c.correct else "")
+                      for c in question.choices}
+    labels = [a["text"].replace("<br>", " ") for a in json.loads(charts[0].proto.spec)["layout"]["annotations"]]
+    (label,) = labels                                        # named by its number and text, not "Q1"
+    assert label.startswith("1. ") and question.prompt.strip().startswith(label[3:].rstrip("…"))
+    _press(pres, "_class_results_full_open")                 # full screen: the charts and counts, larger
+    full = [c.proto.id for c in pres.get("plotly_chart")]
+    assert any("_class_results_full_chart" in i for i in full) and any("_class_results_full_counts" in i for i in full)
+    spec = json.loads(next(c for c in pres.get("plotly_chart") if "_class_results_full_chart" in c.proto.id).proto.spec)
+    assert min(a["font"]["size"] for a in spec["layout"]["annotations"]) >= 18
+    pres.run()                                               # another run of the page keeps it open
+    assert any("_class_results_full_chart" in c.proto.id for c in pres.get("plotly_chart"))
+    _press(pres, "_class_results_full_back")
+    assert not any("_class_results_full" in c.proto.id for c in pres.get("plotly_chart"))
 
 
 def test_after_the_end_each_student_keeps_their_revealed_exit_check():

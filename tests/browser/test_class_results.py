@@ -189,6 +189,13 @@ def test_a_poll_on_a_lesson(room):
         _class_box(st, "Predict first").locator("label").nth(2).click()
     _answered(room, 3, "class_results_count_4")
     pg.get_by_role("button", name="Reveal the answer to the class").click()
+    # Each student's page (390 px wide) shows the class's answers: labels of 12 px at least, none on another.
+    for st in room.students[:1]:
+        chart = st.locator(".js-plotly-plot", has_text="The class's answers").first
+        chart.wait_for(timeout=WAIT_MS)
+        _readable(chart, 12, 390)
+        chart.scroll_into_view_if_needed()
+        chart.screenshot(path=str(SCREENSHOTS / "class_poll_chart_390.png"))
     pg.get_by_role("button", name="Stop asking").click()
     # A second poll: the page's "Check yourself" question, the last one asked on it; one round.
     harness.click_until(pg.get_by_role("button", name="Ask the class").last, pg.get_by_text("0 of 3 answered"),
@@ -198,6 +205,36 @@ def test_a_poll_on_a_lesson(room):
     _answered(room, 3, "class_results_count_5")
     pg.get_by_role("button", name="Reveal the answer to the class").click()
     pg.get_by_role("button", name="Stop asking").click()
+
+
+# Every label a Plotly chart draws as text: its annotations (a question's or an option's words) and its bars'
+# numbers, each with its font size and its box on screen.
+LABELS_JS = """(plot) => [...plot.querySelectorAll('text.annotation-text, text.bartext')]
+  .filter(t => t.textContent.trim())
+  .map(t => { const r = t.getBoundingClientRect();
+              return {text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize),
+                      box: [r.left, r.top, r.right, r.bottom]}; })"""
+
+
+def _labels(plot) -> list[dict]:
+    plot.wait_for()
+    labels = plot.evaluate(LABELS_JS)
+    assert labels, "the chart drew no labels"
+    return labels
+
+
+def _overlaps(labels: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of labels whose boxes overlap by more than a pixel each way."""
+    def meet(a, b) -> bool:
+        return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+    return [(a["text"], b["text"]) for i, a in enumerate(labels) for b in labels[i + 1:] if meet(a["box"], b["box"])]
+
+
+def _readable(plot, smallest: float, width: float) -> None:
+    labels = _labels(plot)
+    assert min(label["size"] for label in labels) >= smallest, labels
+    assert not _overlaps(labels), _overlaps(labels)
+    assert all(label["box"][0] >= 0 and label["box"][2] <= width + 1 for label in labels), labels   # on screen
 
 
 def _class_box(page, kind: str):
@@ -261,11 +298,27 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     pg.set_viewport_size({"width": 390, "height": 844})
     dialog.get_by_text("Normalized gain ⟨g⟩").wait_for()
     pg.screenshot(path=str(SCREENSHOTS / "class_results_390_dark.png"))
+    _readable(dialog.locator(".js-plotly-plot", has_text="Share of the class right").first, 12, 390)
     pg.set_viewport_size({"width": 1280, "height": 720})
     with pg.expect_download() as download:
         dialog.get_by_role("button", name="Download results (CSV)").click()
-    table = pd.read_csv(download.value.path(), encoding="utf-8", keep_default_na=False)
-    assert list(table.columns[:7]) == ["lesson", "question", "round", "option", "count", "right", "asked_at"]
+    raw = open(download.value.path(), "rb").read()
+    assert raw.startswith("\ufeff".encode())                  # a byte-order mark: a spreadsheet reads UTF-8
+    table = pd.read_csv(download.value.path(), encoding="utf-8-sig", keep_default_na=False)
+    assert {"kind", "lesson", "lesson_title", "question", "round", "option", "count", "right", "percent", "present",
+            "asked_at", "class_date"} <= set(table.columns)
+    kinds = list(table.kind)
+    assert kinds == sorted(kinds, key=["lesson question", "own question", "pre-class check", "exit check",
+                                       "check gain"].index)                  # each kind in one block, in order
+    assert set(table[table.lesson == "sqrt_dk"].lesson_title) == {"Why divide by √dₖ"}
+    assert set(table[table.lesson == "sqrt_dk"].kind) == {"lesson question"}
+    assert table.class_date.nunique() == 1 and table.class_date.iloc[0] == min(table.asked_at[table.asked_at != ""])
+    assert set(table.present[table.kind != "check gain"].astype(int)) == {3}
+    for (_, _), one in table[table.kind != "check gain"].groupby(["question", "round"]):   # share right per round
+        right = one[one.right == "yes"]["count"].astype(int).sum()
+        answered = one["count"].astype(int).sum()
+        expected = round(100 * right / answered, 1) if answered else ""          # no answers: no share
+        assert {"" if v == "" else round(float(v), 1) for v in one.percent} == {expected}
 
     def count(question, round_, option) -> int:
         (found,) = table[(table.question == question.prompt) & (table["round"] == round_)
@@ -289,6 +342,33 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     assert float(gain["gain"].iloc[0]) == pytest.approx((100 * 5 / 6 - 80) / 20, abs=1e-3)
     for st in room.students:
         _no_results_shown(st)
+
+
+def test_the_results_full_screen_on_the_projector(room):
+    pg = room.presenter
+    pg.set_viewport_size({"width": 1366, "height": 768})
+    dialog = pg.get_by_role("dialog")
+    if not dialog.get_by_role("button", name="Show results full screen").is_visible():
+        pg.get_by_role("button", name="Class results").first.click()
+    dialog.get_by_role("button", name="Show results full screen").click()
+    back = pg.get_by_role("button", name="Back to the class")
+    back.wait_for()
+    full = pg.get_by_role("dialog")
+    chart = full.locator(".js-plotly-plot", has_text="Share of the class right").first
+    _readable(chart, 18, 1366)                                 # read from the back of the room
+    box = full.bounding_box()
+    assert box["width"] >= 0.9 * 1366, box                      # the screen's width, not a dialog's column
+    assert full.get_by_role("button", name="Download results (CSV)").count() == 0   # only the results
+    cells = full.locator(".js-plotly-plot", has_text="Answers per option").first
+    cells.wait_for()
+    sizes = cells.evaluate("(p) => [...p.querySelectorAll('.table text')].filter(t => t.textContent.trim())"
+                           ".map(t => parseFloat(getComputedStyle(t).fontSize))")
+    assert sizes and min(sizes) >= 18, sizes
+    pg.screenshot(path=str(SCREENSHOTS / "class_results_full_1366.png"))
+    back.click()
+    back.wait_for(state="detached")
+    pg.get_by_text(f"Class {room.code} has ended").wait_for()
+    pg.set_viewport_size({"width": 1280, "height": 720})
 
 
 def test_a_solo_learners_two_tries_survive_a_reload(server, browser):
