@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import palette
-from ._layout import FONT, MARGIN, TITLE_FONT, figure, text_px, title_lines, wrapped
+from ._layout import FONT, LABEL_PAD, MARGIN, TITLE_FONT, figure, text_px, title_lines, wrapped
 from .real_model_lab import labels
 
 ROW_PX = 26                        # px per token row
@@ -20,7 +20,7 @@ COLOUR_SHARE = 98                  # the colours span this percentile of |number
                                    # model has some) would otherwise leave every other cell white
 CAPTION_CHARS = 34                 # a caption's longest line: fits a 390 px phone at the title's size
 CAPTION_LINE = 22                  # px per caption line
-CONTROLS_PX = 200                  # under the plot: the x-axis titles, the Play / Pause buttons and the slider
+CONTROLS_PX = 220                  # under the plot: the x-axis titles, the Play / Pause buttons and the slider
 AXES_PX = 76                       # under a still plot: the x-axis titles alone
 FRAME_MS = 1600                    # how long Play shows each stage
 
@@ -128,4 +128,4 @@ def head_row_figure(row: np.ndarray, tokens: list[str], query: int, title: str) 
             "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"}
     return figure([bars], title, "weight", height=ROW_PX * len(names) + MARGIN["t"] + MARGIN["b"], legend=False,
                   xaxis={"range": [0, max(float(row.max()), 1e-9) * 1.3], "nticks": 4},
-                  yaxis={"autorange": "reversed"}, override={"margin": {"l": text_px(names) + 16, "r": 12}})
+                  yaxis={"autorange": "reversed"}, override={"margin": {"l": text_px(names) + LABEL_PAD, "r": 12}})
