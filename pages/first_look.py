@@ -63,9 +63,9 @@ def the_pass() -> None:
               "far": fl.FAR, "heads": core.bert.N_HEADS, "cosine": fixed(same.output)}
     figure = (list(F.rows), F.word_row, list(F.heat), list(F.bars), [s["label"] for s in stages],
               [fill(s["caption"], **values) for s in stages], [s["heat"] for s in stages], [s["bars"] for s in stages])
-    # Where both sentences start (the pass's first stage, still): what the question is about, not its answer.
-    chart(built(pass_figure, *figure[:2], *(part[:1] for part in figure[2:]), animated=False),
-          fill(CAPTIONS["start"], river=fl.RIVER, till=fl.TILL), None, key=frame.key("fig_start"))
+    if not frame.revealed("same"):   # where both sentences start, still: the question's set-up, not its answer
+        chart(built(pass_figure, *figure[:2], *(part[:1] for part in figure[2:]), animated=False),
+              fill(CAPTIONS["start"], river=fl.RIVER, till=fl.TILL), None, key=frame.key("fig_start"))
     if frame.predict("same", answer=1 if same.output < 1 else 0, lookup=fixed(same.lookup),
                      embedded=fixed(same.embedded), cosine=fixed(same.output)):
         st.markdown(frame.text.notes["pass"])

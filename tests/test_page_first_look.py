@@ -95,7 +95,6 @@ def data(at, chart: str) -> str:
 
 def test_no_formula_before_the_animation_and_the_formula_once_at_the_end(revealed):
     before = read_until(revealed, "fl_fig_pass")
-    assert "“bank” the same row in both" in before                   # the still first stage came before it
     assert LESSON.question in before and "Predict first" not in before     # the walk read the page's top
     assert not {"softmax", "√", "Kᵀ", "QK"} & set(re.findall(r"softmax|√|Kᵀ|QK", before)), before
     page = [m.value for m in revealed.markdown]
@@ -112,10 +111,12 @@ def test_at_least_six_predictions_each_gate_its_chart_and_reveal_it():
     at = open_page(SLUG)
     assert [c for c in charts(at) if "fl_fig_start" not in c] == [], "a chart showed before its prediction"
     assert shown(at, "fl_fig_start")                                  # where the sentences start: the question's set-up
+    assert "“bank” the same row in both" in read_until(at, "fl_fig_start") + texts(at)
     for pid, key in GATES.items():
         assert not shown(at, key)
         reveal(at, SLUG, pid)
         assert shown(at, key), f"revealing {pid} did not show {key}"
+        assert not shown(at, "fl_fig_start"), "the still start stayed beside the animation"
         assert all(not shown(at, other) for p, other in GATES.items()
                    if list(GATES).index(p) > list(GATES).index(pid)), f"revealing {pid} showed a later chart"
     answers = at.session_state["_progress"]["answers"][SLUG]
