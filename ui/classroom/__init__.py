@@ -10,6 +10,8 @@ session of this process (``room_store()``). The parts, each by its role:
 - ``joining``: a typed code or a link's ``?room=`` / ``?key=``, validated before any lookup.
 - ``presenting``: starting and ending a class, publishing the presenter's view, the presenter's panel.
 - ``follow``: the room's view applied to a follower, at the top of a run.
+- ``screens``: several presenter screens of one class kept on the room's view; a closed presenter browser's
+  "Resume presenting class CODE".
 - ``sections``: a lesson section in a class (both roles), at the top and the end of its fragment.
 - ``polls``: the class's questions, for the presenter and for students.
 - ``guide``: a follower told where to look (a notice while the class answers, the scroll to it).

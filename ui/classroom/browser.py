@@ -2,8 +2,11 @@
 
 - The follower id, in localStorage: one per browser, made there on its first visit. A student who reloads,
   opens a second tab, or whose server died is still one follower with one vote (``ClassState.me``).
-- The presenter's class and key, in sessionStorage: this tab only, gone when the tab closes (a shared
-  classroom computer does not keep it for the next person). Reloading the tab resumes presenting.
+- The presenter's class and key, in sessionStorage: this tab only, gone when the tab closes. Reloading the
+  tab resumes presenting.
+- The same, in localStorage, while the class is live (issue 46): a presenter whose tab or browser closed opens
+  the app again in that browser and is offered "Resume presenting class CODE". "End the class" (or a class found
+  ended) removes it, so a shared classroom computer keeps nothing for the next person once the class is over.
 - A presenter link's key is wiped from the address bar in place (``history.replaceState``): the run that
   reads it changes ``st.query_params`` without telling the browser (which would push a new history entry
   and leave the key one entry back), the page rewrites its own address, and only then does the server say
@@ -40,8 +43,9 @@ _READ_JS = """(() => { const w = window.parent;
       id = Array.from(b, x => x.toString(16).padStart(2, '0')).join('');
       w.localStorage.setItem('FOLLOWER_ITEM', id);
     }
-    return JSON.stringify({follower: id, presenter: w.sessionStorage.getItem('PRESENTER_ITEM')});
-  } catch (e) { return JSON.stringify({follower: null, presenter: null}); }
+    return JSON.stringify({follower: id, presenter: w.sessionStorage.getItem('PRESENTER_ITEM'),
+                           live: w.localStorage.getItem('PRESENTER_ITEM')});
+  } catch (e) { return JSON.stringify({follower: null, presenter: null, live: null}); }
 })()""".replace("FOLLOWER_ITEM", FOLLOWER_ITEM).replace("PRESENTER_ITEM", PRESENTER_ITEM)
 
 
@@ -98,6 +102,23 @@ def _entry(raw: object) -> tuple[str, str] | None:
     return None
 
 
+def live_presenter_entry() -> tuple[str, str] | None:
+    """The (class code, presenter key) this browser keeps while a class it presented is live (any tab of it, even
+    one closed since), as it was when this session started; None when it keeps none."""
+    return _entry(st.session_state.get(_SAID, {}).get("live"))
+
+
+def forget_live_presenter() -> None:
+    """This browser keeps no presenter entry any more (its class has ended): drawn on every run until the browser
+    says it has removed it."""
+    ss = st.session_state
+    if not there() or not isinstance(ss.get(_SAID), dict) or ss[_SAID].get("live") is None:
+        return
+    item = json.dumps(PRESENTER_ITEM)
+    if _eval(f"window.parent.localStorage.removeItem({item}) || 'forgotten'", "_class_forget_live") == "forgotten":
+        ss[_SAID]["live"] = None
+
+
 def keep_presenter(entry: tuple[str, str] | None) -> None:
     """This tab keeps (code, key) for a reload, or forgets it (None). Drawn on every run from the first change
     on (the element's key names its content, so the browser runs each change once, and its answer reruns the
@@ -108,11 +129,13 @@ def keep_presenter(entry: tuple[str, str] | None) -> None:
     ss[_ASKED] = entry
     item = json.dumps(PRESENTER_ITEM)
     if entry is None:
-        expression = f"window.parent.sessionStorage.removeItem({item}) || 'forgotten'"
+        expression = (f"window.parent.sessionStorage.removeItem({item}) || "
+                      f"window.parent.localStorage.removeItem({item}) || 'forgotten'")
     else:
         # json.dumps twice: the JSON text becomes a JavaScript string literal.
         value = json.dumps(json.dumps({"code": entry[0], "key": entry[1]}))
-        expression = f"window.parent.sessionStorage.setItem({item}, {value}) || 'kept'"
+        expression = (f"window.parent.sessionStorage.setItem({item}, {value}) || "
+                      f"window.parent.localStorage.setItem({item}, {value}) || 'kept'")
     _eval(expression, "_class_keep_" + hashlib.blake2b(expression.encode(), digest_size=8).hexdigest())
 
 

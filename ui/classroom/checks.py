@@ -103,24 +103,34 @@ def _presenter(questions: tuple[ConceptQuestion, ...]) -> None:
 
 @st.fragment(run_every=CHECK_EVERY_S)
 def _live(check: Check) -> None:
+    """The open check's panel, kept current between the page's runs. A press here reruns only this fragment, with
+    the check it was first drawn with: the room's check is read again on every run, so the panel says what the
+    check is now (revealed; closed, here or on another presenter screen, which redraws the page)."""
     s = state()
     if role() != "presenter":
         return
+    now = time.time()
     try:
-        tallies = [room_store().tally(s.code, p, time.time()) for p in check.poll_ids]
+        snap = room_store().snapshot(s.code, now)
+        current = snap.check if snap.check is not None and snap.check.check_id == check.check_id else None
+        tallies = [room_store().tally(s.code, p, now) for p in current.poll_ids] if current is not None else []
     except StoreUnavailable:
         st.caption("Reconnecting to the class…")
         return
     except RoomError:
         return
+    if current is None or current.round != check.round:
+        st.rerun(scope="app")                           # closed, or another check: the page draws what is now
     answered = max((t.answered for t in tallies), default=0)
     following_now = max((t.following for t in tallies), default=0)
-    st.markdown(f"### {NAMES.get(check.round, 'Check')} is open")
+    st.markdown(f"### {NAMES.get(current.round, 'Check')} is open")
     st.markdown(f"**{answered} of {max(following_now, answered)} answered**")
+    if current.revealed:
+        st.caption(":material/visibility: The answers are revealed on the students' screens.")
     cols = st.columns(2)
-    if check.round == 2:
+    if current.round == 2:
         cols[0].button("Reveal the answers", key="_class_check_reveal", on_click=_act, args=("reveal_check",),
-                       disabled=check.revealed, type="primary", icon=":material/visibility:", width="stretch")
+                       disabled=current.revealed, type="primary", icon=":material/visibility:", width="stretch")
     cols[1].button("Close the check", key="_class_check_close", on_click=_act, args=("close_check",),
                    icon=":material/close:", width="stretch")
 

@@ -6,12 +6,9 @@ definition "Link to this view" uses) at the end of each run, and from a small fr
 a class (a reload, or the presenter link on another device) first takes the room's view (``resume``), so
 no student moves. The panel's join link and QR code use the public address when one is set (``public_root``).
 
-One class may have several presenter screens (the projector, a console on a phone, a laptop): each shows the
-room's view. A screen's view is based on the room version it last published or took (``ClassState.seen``),
-and it publishes from that version only (``RoomStore.publish``'s ``base``): when another screen has moved the
-class since, the store refuses, and the screen first takes the room's view with its own move on top
-(``_moved_on``), so a screen that is behind never moves the class back. Between runs, the presenter's fragment
-looks at the room's version every ``PRESENT_EVERY_S`` and reruns the screen when another one moved the class.
+One class may have several presenter screens (the projector, a console on a phone, a laptop): each publishes
+from the room version its view is based on, and first takes the room's view when another screen moved the class
+(``ui.classroom.screens``), so a screen that is behind never moves the class back.
 """
 
 from __future__ import annotations
@@ -29,21 +26,18 @@ from classroom.store import (
     Outdated,
     RateLimited,
     RoomError,
-    Snapshot,
     StoreUnavailable,
     UnknownRoom,
     join_token,
 )
-from classroom.text import visible_text
 from ui import controls, navigation, present, wake
-from ui.classroom import console, results_view
+from ui.classroom import console, results_view, screens
 from ui.classroom.joining import in_words, linked_room
 from ui.classroom.rooms import changed, client_address, room_store
 from ui.classroom.session import (
     ENDED_ELSEWHERE,
     LOST_PRESENTER,
     RECONNECTING,
-    View,
     late_run,
     leave,
     notice,
@@ -74,6 +68,7 @@ def start() -> None:
         notice("warning", str(err))
         return
     leave()
+    screens.forget_offer()                              # this browser presents the new class from now on
     s = state()
     s.role, s.code, s.key = "presenter", code, key
 
@@ -116,11 +111,11 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
         return
     if not from_tick:
         s.mid_run = False
-    view = _view(slug)
-    if s.published == view:
-        return
+    view = screens.view(slug)
     if s.adopted:                                       # the room's own view, as this screen draws it: not sent,
         s.adopted, s.published = False, view            # or two screens could echo a detail back and forth
+        return
+    if s.published == view:
         return
     try:
         s.seen = room_store().publish(s.code, s.key, *view, time.time(), base=s.seen)
@@ -141,40 +136,20 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
     changed(s.code, section)
 
 
-def _view(slug: str) -> View:
-    """This screen's view as the class would be shown it: its page, its step (0 outside presenter mode) and its
-    lesson controls, read from the session (at the top of a run, what its browser sent)."""
-    step = int(st.session_state.get(controls.step_key(slug), 1)) if present.active() else 0
-    # What a follower is shown drops invisible and direction-changing characters (a typed U+202E).
-    shown = {name: [visible_text(v, multiline=True) for v in values]
-             for name, values in controls.lesson_controls(slug).items()}
-    return (slug, step, shown)
-
-
-def _room_view(snap: Snapshot) -> View:
-    return (snap.page, snap.step, snap.controls)
-
-
-def _note_poll(snap: Snapshot) -> None:
-    """The question the class is asked, as this screen's panel shows it (another screen may have asked it)."""
-    poll = snap.poll
-    state().poll = (poll.poll_id, poll.options, poll.revealed) if poll is not None else None
-
-
 def resume(slug: str) -> None:
     """A presenter back in a class (this tab reloaded, or the presenter link opened on another device): this
     screen takes the room's page, step, controls and presenter mode before it publishes anything, so no
     student moves. Called by the sidebar at the top of every presenter's run, before the page draws its
     controls: a screen whose class another screen moved since its last look takes the room's view too, with
-    its own move on top (``_moved_on``). A switch to the room's page ends this run, and the new page's run sets
-    the controls."""
+    its own move on top (``screens.moved_on``). A switch to the room's page ends this run, and the new page's
+    run sets the controls."""
     s = state()
     console.arrive()                                    # before a switch to the room's page drops the link
     s.adopted = False
     if s.role != "presenter":
         return
     if not s.resuming:
-        _moved_on(slug)
+        screens.moved_on(slug)
         if not s.resuming:
             return
     try:
@@ -185,8 +160,8 @@ def resume(slug: str) -> None:
     except RoomError:
         s.resuming = False                              # publish() says what happened to the class
         return
-    s.published, s.seen = _room_view(snap), snap.version
-    _note_poll(snap)
+    s.published, s.seen = screens.room_view(snap), snap.version
+    screens.note_poll(snap)
     if not snap.page or snap.page not in {p.slug for p in page_index()}:
         s.resuming = False                              # nothing shown to the class yet: this screen leads
         return
@@ -201,76 +176,6 @@ def resume(slug: str) -> None:
         st.switch_page(navigation.page(snap.page), query_params=params)
     controls.set_lesson_controls(snap.controls)
     s.resuming, s.adopted = False, True
-
-
-def _moved_on(slug: str) -> None:
-    """At the top of a presenter's run: when another screen of the class has moved it since this screen last
-    looked (one version read), this screen takes the room's view. With no move of its own in this run, all of
-    it (``resume`` then applies it, ``s.resuming``). With a move of its own (a Next or a Back, a slider; the
-    browser sent it with this run), that move is made again on top of the room's view: the step moves by as
-    much from the room's step, a control it changed keeps its new value, every other control takes the room's.
-    A move on a page or in a mode the class has left gives way to the room's view; a move to another page
-    stands (that page is published)."""
-    s = state()
-    now = time.time()
-    try:
-        if room_store().version(s.code, now) == s.seen:
-            return
-        snap = room_store().snapshot(s.code, now)
-    except StoreUnavailable:
-        s.offline = True
-        return
-    except RoomError:
-        return                                          # publish() says what happened to the class
-    _note_poll(snap)
-    room, base = _room_view(snap), s.published
-    s.seen = snap.version
-    if not snap.page or base is None or room == base:
-        return                                          # nothing new to show: this screen's view stands
-    here = _view(slug)
-    if here == base or (here[0] == base[0] and (snap.page != base[0] or (snap.step > 0) != (base[1] > 0))):
-        s.resuming = True
-        return
-    if here[0] != base[0]:
-        return
-    mine = {name for name, values in here[2].items() if name in base[2] and base[2][name] != values}
-    step = _rebased_step(slug, snap.step, base[1], here[1])
-    if step:
-        st.session_state[controls.step_key(slug)] = step
-    controls.set_lesson_controls({name: values for name, values in snap.controls.items() if name not in mine})
-    s.published = room                                  # this run's publish sends the rebased view
-
-
-def _rebased_step(slug: str, room: int, base: int, here: int) -> int:
-    """The step after this screen's own step move (``base`` to ``here``) is made again from the room's step:
-    Next on a screen that is behind goes one past where the class is, never back to where this screen was.
-    Turning presenter mode on or off (0 stands for off) stands as it is."""
-    if (here > 0) != (base > 0):
-        return here
-    if here == base:
-        return room
-    last = len(console.step_names(slug)) or max(room, here)
-    return min(max(room + here - base, 1), last)
-
-
-def behind() -> bool:
-    """Between this screen's runs: another screen of the class has moved it (its view, or its question) since this
-    screen last looked, so this screen must run again to show it. One version read while nothing changed."""
-    s = state()
-    if s.role != "presenter" or s.mid_run or s.resuming:
-        return False
-    now = time.time()
-    try:
-        if room_store().version(s.code, now) == s.seen:
-            return False
-        snap = room_store().snapshot(s.code, now)
-    except RoomError:
-        return False                                    # the count below says what happened
-    poll = (snap.poll.poll_id, snap.poll.options, snap.poll.revealed) if snap.poll is not None else None
-    if (snap.page and _room_view(snap) != s.published) or poll != s.poll:
-        return True
-    s.seen = snap.version                               # a change of this screen's own (a question, a check)
-    return False
 
 
 def late(slug: str) -> bool:
@@ -378,7 +283,7 @@ def _presenter_tick(slug: str) -> None:
     if role() != "presenter":
         return
     publish(slug, from_tick=True)
-    if role() != "presenter" or behind():               # behind: another screen of this class moved it
+    if role() != "presenter" or screens.behind():       # behind: another screen of this class moved it
         st.rerun(scope="app")
     s = state()
     try:

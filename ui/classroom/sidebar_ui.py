@@ -10,7 +10,7 @@ from streamlit.errors import StreamlitAPIException
 from classroom.store import RoomError, StoreUnavailable
 from classroom.text import visible_text
 from ui import controls, present, streamlit_private as private
-from ui.classroom import browser, follow, joining, presenting, results_view, threads
+from ui.classroom import browser, follow, joining, presenting, results_view, screens, threads
 from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
@@ -127,7 +127,8 @@ def _waiting(code: str) -> None:
 
 
 def _alone() -> None:
-    """Start a class, or join one."""
+    """Start a class (or resume presenting the one this browser presented), or join one."""
+    screens.resume_offer()
     st.button("Start a class", key="_class_start", on_click=presenting.start, icon=":material/co_present:",
               width="stretch", help="Students follow your page, step and controls, and answer "
                                     "your questions live.")
