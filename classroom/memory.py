@@ -164,7 +164,8 @@ class MemoryRoomStore(MemoryQuestions):
         poll = None
         if room.poll_id is not None:
             state = room.polls[room.poll_id]
-            poll = Poll(room.poll_id, state.options, state.revealed, max(1, len(state.asked)))
+            poll = Poll(room.poll_id, state.options, state.revealed, max(1, len(state.asked)),
+                        state.info.text if room.poll_id.startswith(cr.OWN_PREFIX) else "")
         check = None
         if room.check is not None:
             check_id, ids, round_ = room.check

@@ -213,6 +213,7 @@ class Poll:
     options: tuple[str, ...]
     revealed: bool = False
     round: int = 1                 # 2 once asked again ("After discussion"): a follower answers afresh
+    text: str = ""                 # the question, for one the presenter typed ("own:…"); a lesson's is on its page
 
 
 @dataclass(frozen=True)

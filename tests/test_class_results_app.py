@@ -11,6 +11,8 @@ import csv
 import io
 import time
 
+import pytest
+
 from classroom import results as cr
 from classroom.concept_check import load_concept_check
 from devtools.apptest import class_state, fresh, open_page, start_class, texts
@@ -223,3 +225,68 @@ def test_after_the_end_each_student_keeps_their_revealed_exit_check():
     alone = students[2]
     alone.button(key="_cc_class_review_done").click().run()     # the student's own choice: the check alone
     assert "Send my answers" in [b.label for b in alone.button] and "You got 0 of 10 right" not in texts(alone)
+
+
+# --- the presenter's own quick question ---------------------------------------------------------------------------
+
+def test_an_own_question_is_parsed_from_lines_with_the_right_one_marked():
+    from ui.classroom.polls import OWN_OPTIONS, parse_own
+
+    assert parse_own("  Which   way? ", "It halves\n\n*It doubles \n It stays") == \
+        ("Which way?", ("It halves", "It doubles", "It stays"), "It doubles")
+    assert parse_own("Ready?", "Yes\nNo")[2] is None                       # no right option: none marked
+    low, high = OWN_OPTIONS
+    for lines in ("Only one", "\n".join(f"o{i}" for i in range(high + 1)), "*a\n*b", "a\na", ""):
+        with pytest.raises(ValueError):
+            parse_own("Q?", lines)
+    with pytest.raises(ValueError):
+        parse_own("   ", "a\nb")
+    assert len(parse_own("Q?", "\n".join(f"o{i}" for i in range(low)))[1]) == low
+
+
+def test_the_presenters_own_question_goes_through_two_rounds_into_the_results_and_csv(monkeypatch):
+    from tests.test_class_polls import class_chart, class_of, vote
+    from ui.classroom.polls import OWN_ASK, answer_key
+    from ui.inputs import literal
+
+    pres, code, students = class_of(2)                        # the presenter on sqrt_dk, two students following
+    asked = "Which <b>way</b> does it go? *really*"
+    pres.text_area(key="_class_own_text").set_value(asked)
+    pres.text_area(key="_class_own_options").set_value("It halves\n*It doubles\nIt stays")
+    pres.button(key=next(b.key for b in pres.button if b.label == OWN_ASK)).click().run()
+    assert not pres.exception, [e.value for e in pres.exception]
+    poll = snapshot(code).poll
+    assert poll.poll_id.startswith(cr.OWN_PREFIX) and poll.text == asked and poll.options == \
+        ("It halves", "It doubles", "It stays")
+    for st, pick in zip(students, ("It halves", "It stays"), strict=True):
+        st.run()
+        assert literal(asked, 600) in texts(st) and "<b>" not in texts(st)   # escaped: shown as typed
+        vote(st, poll.poll_id, pick)
+    pres.run()
+    assert "**2 of 2 answered**" in [m.value for m in pres.markdown]
+    assert class_chart(pres) is None                                    # hidden until shown or revealed
+    pres.button(key=f"_class_again__{poll.poll_id}").click().run()
+    for st in students:
+        st.run()
+        assert st.radio(key=answer_key(poll.poll_id, 2)).value is None    # a fresh round
+        vote(st, poll.poll_id, "It doubles", 2)
+    pres.button(key=f"_class_reveal__{poll.poll_id}").click().run()
+    spec = class_chart(pres)
+    assert [t["name"] for t in spec["data"]] == ["First vote", "After discussion"]
+    assert [y for y in spec["data"][0]["y"] if "(the answer)" in y] == ["<b>✓ It doubles (the answer)</b>"]
+    for st in students:
+        st.run()
+        assert not st.exception and class_chart(st) is not None                  # the class's counts...
+        assert not {r.key for r in st.radio} & {answer_key(poll.poll_id, 1), answer_key(poll.poll_id, 2)}  # no radio
+    (question,) = classroom.room_store().results(code, class_state(pres).key, time.time()).questions
+    assert [r.counts for r in question.rounds] == [{"It halves": 1, "It doubles": 0, "It stays": 1},
+                                                   {"It halves": 0, "It doubles": 2, "It stays": 0}]
+    made = []
+    real = cr.csv_bytes
+    monkeypatch.setattr(cr, "csv_bytes", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    _press(pres, "_class_results")
+    rows = list(csv.DictReader(io.StringIO(made[-1].decode("utf-8-sig"))))
+    assert {r["kind"] for r in rows} == {cr.OWN_QUESTION} and {r["question"] for r in rows} == {asked}
+    assert {(r["lesson"], r["lesson_title"]) for r in rows} == {("sqrt_dk", "Why divide by √dₖ")}
+    right = [(r["round"], r["count"], r["right"], r["percent"]) for r in rows if r["option"] == "It doubles"]
+    assert right == [("First vote", "0", "yes", "0.0"), ("After discussion", "2", "yes", "100.0")]   # 0 of 2, 2 of 2

@@ -254,3 +254,26 @@ def test_a_question_the_presenter_typed_is_an_own_question_and_the_check_splits_
     titled = cr.table(MIXED, {"sqrt_dk": "Why scale by √dₖ", cr.CHECK_LESSON: "Concept check"})
     assert {(r.lesson, r.title) for r in titled} == {("sqrt_dk", "Why scale by √dₖ"),
                                                      (cr.CHECK_LESSON, "Concept check")}
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_an_own_questions_text_reaches_the_students_snapshot_and_a_lessons_does_not(backend, request):
+    from classroom import store as rs
+
+    if backend == "memory":
+        from classroom.memory import MemoryRoomStore
+        store = MemoryRoomStore()
+    else:
+        import uuid
+
+        from classroom.redis_store import RedisRoomStore
+        url = request.getfixturevalue("redis_server").url
+        store = RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
+    now = 1_000_000.0
+    code, key = store.create_room(now)
+    typed = "Which <b>way</b>? ⟨g⟩ √dₖ"
+    own = rs.QuestionInfo("sqrt_dk", typed, "Up")
+    store.open_poll(code, key, cr.OWN_PREFIX + "ab12", ("Up", "Down"), now, info=own)
+    assert store.snapshot(code, now).poll.text == typed
+    store.open_poll(code, key, "sqrt_dk:predict:spread", ("A", "B"), now, info=rs.QuestionInfo("sqrt_dk", "Lesson?"))
+    assert store.snapshot(code, now).poll.text == ""                  # a lesson's question is on its own page

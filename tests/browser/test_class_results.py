@@ -237,6 +237,42 @@ def _readable(plot, smallest: float, width: float) -> None:
     assert all(label["box"][0] >= 0 and label["box"][2] <= width + 1 for label in labels), labels   # on screen
 
 
+OWN_TEXT = "Quick one: which <b>way</b> does q·k spread?"
+OWN_OPTIONS = ("Wider", "Narrower", "The same")         # the first is marked right
+OWN_PICKS = [(0, 1, 1), (0, 0, 0)]                      # each student's option, in the first vote and after
+
+
+def test_the_presenters_own_question_through_two_rounds(room):
+    pg = room.presenter
+    side = pg.locator('[data-testid="stSidebar"]')
+    side.get_by_text("Your own question").click()
+    side.locator('.st-key-_class_own_text textarea').fill(OWN_TEXT)
+    side.locator('.st-key-_class_own_options textarea').fill("\n".join(("*" + OWN_OPTIONS[0], *OWN_OPTIONS[1:])))
+    side.get_by_role("button", name="Ask your question").click()
+    side.get_by_text("0 of 3 answered").wait_for()
+    for number, picks in enumerate(OWN_PICKS, 1):
+        for st, pick in zip(room.students, picks, strict=True):
+            box = st.locator('[class*="st-key-_class_own_student"]')
+            box.get_by_text(OWN_TEXT).wait_for(timeout=WAIT_MS * 2)          # the typed words, shown as typed
+            if number == 2:
+                box.get_by_text("After discussion.").wait_for()
+            box.locator('[data-testid="stRadio"] label').nth(1 + pick).click()
+        _answered(room, 3, f"class_results_own_count_{number}")
+        if number == 1:
+            assert side.locator(".js-plotly-plot").count() == 0                # hidden until shown or revealed
+            side.get_by_role("button", name="Ask again after discussion").click()
+            _answered(room, 0, "class_results_own_count_again")
+    side.get_by_role("button", name="Reveal the answer to the class").click()
+    side.locator(".js-plotly-plot", has_text="(the answer)").wait_for()
+    for st in room.students:
+        st.locator('[class*="st-key-_class_own_student"] .js-plotly-plot').wait_for()   # the class's counts
+    room.students[0].screenshot(path=str(SCREENSHOTS / "class_own_question_student_390.png"))
+    pg.screenshot(path=str(SCREENSHOTS / "class_own_question_presenter_1280.png"))
+    side.get_by_role("button", name="Stop asking").click()
+    for st in room.students:
+        st.locator('[class*="st-key-_class_own_student"]').wait_for(state="detached")
+
+
 def _class_box(page, kind: str):
     """A student's class question of that kind ("Predict first", "Check yourself"), once it is on screen."""
     box = page.locator('[class*="st-key-_class_answer"] [data-testid="stRadio"]', has_text=kind).first
@@ -311,7 +347,7 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
     assert kinds == sorted(kinds, key=["lesson question", "own question", "pre-class check", "exit check",
                                        "check gain"].index)                  # each kind in one block, in order
     assert set(table[table.lesson == "sqrt_dk"].lesson_title) == {"Why divide by √dₖ"}
-    assert set(table[table.lesson == "sqrt_dk"].kind) == {"lesson question"}
+    assert set(table[table.lesson == "sqrt_dk"].kind) == {"lesson question", "own question"}
     assert table.class_date.nunique() == 1 and table.class_date.iloc[0] == min(table.asked_at[table.asked_at != ""])
     assert set(table.present[table.kind != "check gain"].astype(int)) == {3}
     for (_, _), one in table[table.kind != "check gain"].groupby(["question", "round"]):   # share right per round
@@ -329,7 +365,14 @@ def test_the_presenter_still_reads_the_results_after_the_end_and_a_reload(room):
         for i, q in enumerate((Q0, Q1)):
             chosen = [p[i] for p in picks if p[i] is not None]
             assert {o: count(q, round_, o) for o in q.options} == {o: chosen.count(o) for o in q.options}
-    polls = table[table.lesson == "sqrt_dk"]
+    own = table[table.kind == "own question"]
+    assert set(own.question) == {OWN_TEXT} and set(own.lesson_title) == {"Why divide by √dₖ"}
+    for round_, picks in (("First vote", OWN_PICKS[0]), ("After discussion", OWN_PICKS[1])):
+        counted = own[own["round"] == round_]
+        assert dict(zip(counted.option, counted["count"].astype(int), strict=True)) == \
+            {o: list(picks).count(i) for i, o in enumerate(OWN_OPTIONS)}
+        assert set(counted.percent.astype(float)) == {round(100 * list(picks).count(0) / len(picks), 1)}
+    polls = table[table.kind == "lesson question"]
     first = polls[polls["round"] == "First vote"]
     assert first.question.nunique() == 2                    # the prediction and the check
     for _, asked in first.groupby("question"):
