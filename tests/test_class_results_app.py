@@ -290,3 +290,20 @@ def test_the_presenters_own_question_goes_through_two_rounds_into_the_results_an
     assert {(r["lesson"], r["lesson_title"]) for r in rows} == {("sqrt_dk", "Why divide by √dₖ")}
     right = [(r["round"], r["count"], r["right"], r["percent"]) for r in rows if r["option"] == "It doubles"]
     assert right == [("First vote", "0", "yes", "0.0"), ("After discussion", "2", "yes", "100.0")]   # 0 of 2, 2 of 2
+
+
+def test_a_reloaded_presenter_still_runs_the_own_question_it_asked():
+    from tests.test_class_polls import class_chart, class_of, vote
+    from ui.classroom.polls import OWN_ASK, OWN_KEY
+
+    pres, code, (student,) = class_of(1)
+    pres.text_area(key="_class_own_text").set_value("Ready?")
+    pres.text_area(key="_class_own_options").set_value("*Yes\nNo")
+    pres.button(key=next(b.key for b in pres.button if b.label == OWN_ASK)).click().run()
+    poll_id = snapshot(code).poll.poll_id
+    student.run()
+    vote(student, poll_id, "Yes")
+    del pres.session_state[OWN_KEY]                     # what a reload forgets: the question as typed here
+    pres.button(key=f"_class_reveal__{poll_id}").click().run()
+    assert not pres.exception and snapshot(code).poll.revealed
+    assert [y for y in class_chart(pres)["data"][0]["y"] if "(the answer)" in y] == ["<b>✓ Yes (the answer)</b>"]

@@ -383,9 +383,9 @@ def own_question() -> None:
     asked like a lesson's; while it is the class's question, its text and the live panel (rounds, reveal)."""
     if role() != "presenter":
         return
-    asked, own = state().poll, st.session_state.get(OWN_KEY, {})
-    if asked is not None and asked[0] in own:
-        question = own[asked[0]]
+    asked = state().poll
+    question = _own(asked[0]) if asked is not None and asked[0].startswith(OWN_PREFIX) else None
+    if asked is not None and question is not None:
         with st.container(border=True, key="_class_own_open"):
             st.markdown(f":material/edit_note: **Your question:** {literal(question.prompt, 300)}")
             presenter_poll(asked[0], question)
@@ -398,6 +398,23 @@ def own_question() -> None:
                          placeholder=f"{RIGHT_MARK}It halves\nIt doubles\nIt stays the same")
             st.form_submit_button(OWN_ASK, on_click=_ask_own, icon=":material/how_to_vote:",
                                   width="stretch")
+
+
+def _own(poll_id: str) -> Check | None:
+    """The own question ``poll_id`` as this session asked it, else as the class's results keep it (a reload, or
+    another presenter screen of the class); None if neither has it."""
+    own = st.session_state.setdefault(OWN_KEY, {})
+    if poll_id not in own:
+        s = state()
+        try:
+            found = next((q for q in room_store().results(s.code, s.key, time.time()).questions
+                          if q.poll_id == poll_id), None)
+        except RoomError:
+            return None
+        if found is None:
+            return None
+        own[poll_id] = Check(poll_id, found.text, tuple(Choice(o, "", o == found.right) for o in found.options))
+    return own[poll_id]
 
 
 def own_for_student() -> None:
