@@ -164,8 +164,9 @@ class MemoryRoomStore(MemoryQuestions):
         poll = None
         if room.poll_id is not None:
             state = room.polls[room.poll_id]
+            own = room.poll_id.startswith(cr.OWN_PREFIX)
             poll = Poll(room.poll_id, state.options, state.revealed, max(1, len(state.asked)),
-                        state.info.text if room.poll_id.startswith(cr.OWN_PREFIX) else "")
+                        state.info.text if own else "", (state.info.right or "") if own and state.revealed else "")
         check = None
         if room.check is not None:
             check_id, ids, round_ = room.check

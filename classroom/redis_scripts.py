@@ -150,12 +150,12 @@ return kept
 """
 
 # -> {version, page, step, controls, poll_id, options, revealed, check JSON or "", check revealed, round, own
-# question's text or ""}
+# question's text or "", its right option once revealed or ""}
 # or a refusal
 SNAPSHOT = _LUA + """
 local alive = check_alive(); if alive ~= 0 then return alive end
 local h = redis.call('HMGET', R, 'version', 'page', 'step', 'controls', 'poll_id', 'check')
-local options, revealed, check, shown, round, text = false, 0, h[6] or '', 0, 1, ''
+local options, revealed, check, shown, round, text, right = false, 0, h[6] or '', 0, 1, '', ''
 if h[5] ~= '' then
   options = redis.call('HGET', R .. ':polls', h[5])
   revealed = redis.call('SISMEMBER', R .. ':revealed', h[5])
@@ -163,7 +163,10 @@ if h[5] ~= '' then
   if meta then
     meta = cjson.decode(meta)
     round = math.max(1, #(meta.asked or {}))
-    if string.sub(h[5], 1, 4) == 'own:' and type(meta.text) == 'string' then text = meta.text end
+    if string.sub(h[5], 1, 4) == 'own:' then
+      if type(meta.text) == 'string' then text = meta.text end
+      if revealed == 1 and type(meta.right) == 'string' then right = meta.right end    -- never before the reveal
+    end
   end
 end
 if check ~= '' then
@@ -172,7 +175,7 @@ if check ~= '' then
     if redis.call('SISMEMBER', R .. ':revealed', id) == 0 then shown = 0; break end
   end
 end
-return {h[1], h[2], h[3], h[4], h[5], options, revealed, check, shown, round, text}
+return {h[1], h[2], h[3], h[4], h[5], options, revealed, check, shown, round, text, right}
 """
 
 # A version check found the room past its time: delete it, as it is seen.

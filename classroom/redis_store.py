@@ -207,8 +207,8 @@ class RedisRoomStore(RedisQuestions, Changes):
     @_mapped
     def snapshot(self, code: str, now: float) -> Snapshot:
         fields = self._run("snapshot", code, now)
-        version, page, step, controls, poll_id, options, revealed, check, shown, rounds, text = fields
-        poll = (Poll(poll_id, tuple(json.loads(options)), bool(revealed), int(rounds), text or "")
+        version, page, step, controls, poll_id, options, revealed, check, shown, rounds, text, right = fields
+        poll = (Poll(poll_id, tuple(json.loads(options)), bool(revealed), int(rounds), text or "", right or "")
                 if poll_id and options else None)
         if check:
             spec = json.loads(check)

@@ -214,6 +214,7 @@ class Poll:
     revealed: bool = False
     round: int = 1                 # 2 once asked again ("After discussion"): a follower answers afresh
     text: str = ""                 # the question, for one the presenter typed ("own:…"); a lesson's is on its page
+    right: str = ""                # that question's right option, once revealed ("" before, or without one)
 
 
 @dataclass(frozen=True)

@@ -277,6 +277,7 @@ def test_the_presenters_own_question_goes_through_two_rounds_into_the_results_an
     for st in students:
         st.run()
         assert not st.exception and class_chart(st) is not None                  # the class's counts...
+        assert f"**The answer:** {literal('It doubles', 200)}" in texts(st)         # ...and the marked answer
         assert not {r.key for r in st.radio} & {answer_key(poll.poll_id, 1), answer_key(poll.poll_id, 2)}  # no radio
     (question,) = classroom.room_store().results(code, class_state(pres).key, time.time()).questions
     assert [r.counts for r in question.rounds] == [{"It halves": 1, "It doubles": 0, "It stays": 1},

@@ -275,5 +275,8 @@ def test_an_own_questions_text_reaches_the_students_snapshot_and_a_lessons_does_
     own = rs.QuestionInfo("sqrt_dk", typed, "Up")
     store.open_poll(code, key, cr.OWN_PREFIX + "ab12", ("Up", "Down"), now, info=own)
     assert store.snapshot(code, now).poll.text == typed
+    assert store.snapshot(code, now).poll.right == ""                  # the answer waits for the reveal
+    store.reveal_poll(code, key, cr.OWN_PREFIX + "ab12", now)
+    assert store.snapshot(code, now).poll.right == own.right
     store.open_poll(code, key, "sqrt_dk:predict:spread", ("A", "B"), now, info=rs.QuestionInfo("sqrt_dk", "Lesson?"))
-    assert store.snapshot(code, now).poll.text == ""                  # a lesson's question is on its own page
+    assert (store.snapshot(code, now).poll.text, store.snapshot(code, now).poll.right) == ("", "")   # on its page

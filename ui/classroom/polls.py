@@ -419,7 +419,7 @@ def _own(poll_id: str) -> Check | None:
 
 def own_for_student() -> None:
     """At the top of a following student's page, while the presenter's own question is the class's: its text,
-    the student's radio (each round afresh), and after the reveal the class's counts."""
+    the student's radio (each round afresh), and after the reveal the right option (if marked) and the counts."""
     snap = state().snap
     if role() != "student" or not following() or snap is None or snap.poll is None \
             or not snap.poll.poll_id.startswith(OWN_PREFIX):
@@ -427,5 +427,6 @@ def own_for_student() -> None:
     poll = snap.poll
     with st.container(border=True, key="_class_own_student"):
         st.markdown(f":material/edit_note: **Your presenter asks:** {literal(poll.text or 'see the screen', 600)}")
-        if not student_poll(poll.poll_id, "Your answer", _NO_CHOICES):
-            class_summary(poll.poll_id, _NO_CHOICES)
+        if not student_poll(poll.poll_id, "Your answer", _NO_CHOICES):      # revealed: the answer, the counts
+            class_summary(poll.poll_id, Check(poll.poll_id, poll.text, tuple(Choice(o, "", o == poll.right)
+                                                                             for o in poll.options)))
