@@ -230,7 +230,7 @@ def test_after_the_end_each_student_keeps_their_revealed_exit_check():
 # --- the presenter's own quick question ---------------------------------------------------------------------------
 
 def test_an_own_question_is_parsed_from_lines_with_the_right_one_marked():
-    from ui.classroom.polls import OWN_OPTIONS, parse_own
+    from ui.classroom.own_question import OWN_OPTIONS, parse_own
 
     assert parse_own("  Which   way? ", "It halves\n\n*It doubles \n It stays") == \
         ("Which way?", ("It halves", "It doubles", "It stays"), "It doubles")
@@ -246,7 +246,8 @@ def test_an_own_question_is_parsed_from_lines_with_the_right_one_marked():
 
 def test_the_presenters_own_question_goes_through_two_rounds_into_the_results_and_csv(monkeypatch):
     from tests.test_class_polls import class_chart, class_of, vote
-    from ui.classroom.polls import OWN_ASK, answer_key
+    from ui.classroom.own_question import OWN_ASK
+    from ui.classroom.polls import answer_key
     from ui.inputs import literal
 
     pres, code, students = class_of(2)                        # the presenter on sqrt_dk, two students following
@@ -295,7 +296,7 @@ def test_the_presenters_own_question_goes_through_two_rounds_into_the_results_an
 
 def test_a_reloaded_presenter_still_runs_the_own_question_it_asked():
     from tests.test_class_polls import class_chart, class_of, vote
-    from ui.classroom.polls import OWN_ASK, OWN_KEY
+    from ui.classroom.own_question import OWN_ASK, OWN_KEY
 
     pres, code, (student,) = class_of(1)
     pres.text_area(key="_class_own_text").set_value("Ready?")

@@ -21,7 +21,7 @@ from classroom.store import RESULTS_TTL_S, RoomError
 from figures._layout import presented
 from figures.class_results import counts_table_figure, share_right_figure
 from ui import navigation, progress
-from ui.classroom import polls
+from ui.classroom import own_question
 from ui.classroom.rooms import room_store
 from ui.classroom.session import state
 from ui.content import page_index
@@ -268,7 +268,7 @@ def panel_entry() -> None:
     """In the presenter's panel: the presenter's own quick question, the concept check page and this class's
     results."""
     s = state()
-    polls.own_question()
+    own_question.own_question()
     st.page_link(navigation.page("concept_check"), label="Pre-class and exit check", icon=":material/quiz:")
     if st.button("Class results", key="_class_results", icon=":material/analytics:", width="stretch"):
         _close_full()

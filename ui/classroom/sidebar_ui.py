@@ -10,7 +10,7 @@ from streamlit.errors import StreamlitAPIException
 from classroom.store import RoomError, StoreUnavailable
 from classroom.text import visible_text
 from ui import controls, present, streamlit_private as private
-from ui.classroom import browser, follow, joining, polls, presenting, results_view, screens, threads
+from ui.classroom import browser, follow, joining, own_question, presenting, results_view, screens, threads
 from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
@@ -75,7 +75,7 @@ def sidebar(slug: str) -> bool:
         results_view.after_class()                      # an ended class's results, for its presenter
     if role() == "student":
         _student_bar()
-        polls.own_for_student()                         # the presenter's own question, while it is asked
+        own_question.own_for_student()                         # the presenter's own question, while it is asked
     return applied
 
 
