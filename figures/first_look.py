@@ -95,7 +95,7 @@ def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: l
                            "range": _bar_range(bars[i])}}
 
     fig = figure(
-        _traces(heats[0], bars[0], word_row), captions[0], wrapped(heat_titles[0], AXIS_CHARS),
+        _traces(heats[0], bars[0], word_row), captions[0], wrapped(heat_titles[0], AXIS_CHARS), "token",
         height=plot + top + bottom, legend=False,
         override={"title": _caption(captions[0]), "margin": {"l": text_px(rows) + 28, "r": 12, "t": top,
                                                               "b": bottom}},
@@ -104,7 +104,7 @@ def pass_figure(rows: list[str], word_row: int, heats: list[np.ndarray], bars: l
         xaxis2={"domain": [0.62, 1.0], "anchor": "y", "range": _bar_range(bars[0]), "fixedrange": True,
                 "nticks": 3, "title": {"text": wrapped(bar_titles[0], AXIS_CHARS), "standoff": 4}},
         yaxis={"tickvals": list(range(R)), "ticktext": rows, "range": [R - 0.5, -0.5], "fixedrange": True,
-               "showgrid": False, "zeroline": False},
+               "showgrid": False, "zeroline": False, "title": {"text": "token", "standoff": 2}},
         shapes=[{"type": "rect", "xref": "x domain", "yref": "y", "x0": 0, "x1": 1, "y0": word_row - 0.5,
                  "y1": word_row + 0.5, "line": {"color": palette.QUERY, "width": 2}},
                 {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": R - 1.5, "y1": R - 1.5,
@@ -126,6 +126,7 @@ def head_row_figure(row: np.ndarray, tokens: list[str], query: int, title: str) 
             "marker": {"color": [palette.KEY if j == query else palette.WEIGHTS for j in range(len(row))]},
             "text": [f"{w:.2f}" for w in row], "textposition": "outside", "cliponaxis": False,
             "hovertemplate": "%{y}: %{x:.3f}<extra></extra>"}
-    return figure([bars], title, "weight", height=ROW_PX * len(names) + MARGIN["t"] + MARGIN["b"], legend=False,
+    return figure([bars], title, "weight", "token", height=ROW_PX * len(names) + MARGIN["t"] + MARGIN["b"],
+                  legend=False,
                   xaxis={"range": [0, max(float(row.max()), 1e-9) * 1.3], "nticks": 4},
                   yaxis={"autorange": "reversed"}, override={"margin": {"l": text_px(names) + LABEL_PAD, "r": 12}})

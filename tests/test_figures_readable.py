@@ -49,7 +49,7 @@ def _builders() -> dict[str, tuple[object, str]]:
 
 def _reveal_everything(at) -> None:
     """Answer each prediction with its first choice and press its reveal, so what sits behind it is drawn."""
-    for _ in range(4):
+    for _ in range(12):                       # one reveal a pass; the first look has seven predictions
         pressed = False
         for radio in at.radio:
             if radio.key and "__predict__" in radio.key and radio.value is None:
