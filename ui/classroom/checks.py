@@ -87,18 +87,29 @@ def _exit_started() -> bool:
 def _presenter(questions: tuple[ConceptQuestion, ...]) -> None:
     check = _open_check()
     if check is None:
-        st.markdown("**Ask the class.** Every student who follows answers all ten questions on their own screen, "
-                    "anonymously. The pre-class check shows no answers at all; the exit check shows them when you "
-                    "reveal. *Class results* in the sidebar then gives the gain.")
-        cols = st.columns(2)
-        cols[0].button("Pre-class check", key="_class_check_pre", on_click=_open, args=(questions, 1),
-                       disabled=_exit_started(), icon=":material/play_arrow:", width="stretch",
-                       help="At the start of the class: ten questions, no answers shown.")
-        cols[1].button("Exit check", key="_class_check_exit", on_click=_open, args=(questions, 2),
-                       icon=":material/flag:", width="stretch",
-                       help="At the end of the class: the same ten questions again.")
+        _closed(questions, _exit_started())
         return
     _live(check)
+
+
+@st.fragment(run_every=CHECK_EVERY_S)
+def _closed(questions: tuple[ConceptQuestion, ...], exit_started: bool) -> None:
+    """No check is open: the two buttons that open one. A check opened here (a press reruns only this fragment) or
+    on another presenter screen of the class redraws the page with its panel."""
+    if role() != "presenter":
+        return
+    if _open_check() is not None:
+        st.rerun(scope="app")
+    st.markdown("**Ask the class.** Every student who follows answers all ten questions on their own screen, "
+                "anonymously. The pre-class check shows no answers at all; the exit check shows them when you "
+                "reveal. *Class results* in the sidebar then gives the gain.")
+    cols = st.columns(2)
+    cols[0].button("Pre-class check", key="_class_check_pre", on_click=_open, args=(questions, 1),
+                   disabled=exit_started, icon=":material/play_arrow:", width="stretch",
+                   help="At the start of the class: ten questions, no answers shown.")
+    cols[1].button("Exit check", key="_class_check_exit", on_click=_open, args=(questions, 2),
+                   icon=":material/flag:", width="stretch",
+                   help="At the end of the class: the same ten questions again.")
 
 
 @st.fragment(run_every=CHECK_EVERY_S)
