@@ -22,6 +22,7 @@ OWN_OPTIONS = (2, 6)              # how many options an own question has, at lea
 RIGHT_MARK = "*"                  # an option line starting with it is the right one
 OWN_ASK = "Ask your question"
 _NO_CHOICES = Check("own", "", ())
+OPTIONS_CHARS = OWN_OPTIONS[1] * (MAX_OPTION_CHARS + 3)   # the options box: six of the longest, with their marks
 
 
 def parse_own(text: str, lines: str) -> tuple[str, tuple[str, ...], str | None]:
@@ -93,6 +94,7 @@ def own_question() -> None:
         with st.form("_class_own_form", border=False):
             st.text_area("Question", key="_class_own_text", max_chars=MAX_QUESTION_CHARS, height=80)
             st.text_area("Options, one a line (2 to 6)", key="_class_own_options", height=130,
+                         max_chars=OPTIONS_CHARS,
                          help=f"Start the right one with {RIGHT_MARK} to reveal it later; or mark none.",
                          placeholder=f"{RIGHT_MARK}It halves\nIt doubles\nIt stays the same")
             st.form_submit_button(OWN_ASK, on_click=_ask_own, icon=":material/how_to_vote:",
