@@ -20,12 +20,13 @@ import streamlit as st
 
 from classroom.store import RoomError, Snapshot, StoreUnavailable
 from classroom.text import visible_text
-from ui import controls, present
+from ui import controls, present, wake_queue
 from ui.classroom import browser, console, joining
 from ui.classroom.rooms import room_store
 from ui.classroom.session import View, notice, state
 
 _HIDDEN_CSS = "<style>.st-key-_class_browser_forget { display: none; }</style>"
+_BEHIND = "_class_behind_at"     # session key: the room version this screen last found itself behind
 _OFFER = "_class_resume_offer"   # session key: the live class this browser kept, checked once: (code, key) or None
 
 
@@ -114,9 +115,21 @@ def behind() -> bool:
         return False                                    # the count below says what happened
     poll = (snap.poll.poll_id, snap.poll.options, snap.poll.revealed) if snap.poll is not None else None
     if (snap.page and room_view(snap) != s.published) or poll != s.poll:
-        return True
+        return _students_first(snap.version)
     s.seen = snap.version                               # a change of this screen's own (a question, a check)
     return False
+
+
+def _students_first(version: int) -> bool:
+    """Whether this screen may run again for room version ``version`` now. A presenter's run holds the wakes of the
+    followers in this process (``ui.wake_queue``, so that a presenter's own move comes first); a screen that only
+    takes another screen's move lets the students it would hold go first, for one look (``PRESENT_EVERY_S``)."""
+    ss = st.session_state
+    since = ss.get(_BEHIND)
+    if since == version:
+        return True
+    ss[_BEHIND] = version
+    return not wake_queue.wakes().pending()
 
 
 def forget_offer() -> None:
