@@ -36,9 +36,6 @@ class Step(Steps):
 
 
 frame = lesson("first_look")
-frame.header()
-shown = frame.steps(Step.labels())
-st.markdown(frame.text.notes["promise"])
 
 
 def move(name: str, anchor: str) -> None:
@@ -173,19 +170,30 @@ def reach() -> None:
     go_deeper("rnn_vs_attention")
 
 
-the_pass()
-for step, section in ((Step.WORDS, words), (Step.BLEND, blend), (Step.QUERY, query), (Step.SCALE, scale),
-                      (Step.HEADS, heads), (Step.REACH, reach)):
-    if shown >= step:
-        section()
+def moves(shown: int) -> None:
+    """The six moves, each once the presenter has stepped to it (all of them outside presenter mode)."""
+    for step, section in ((Step.WORDS, words), (Step.BLEND, blend), (Step.QUERY, query), (Step.SCALE, scale),
+                          (Step.HEADS, heads), (Step.REACH, reach)):
+        if shown >= step:
+            section()
 
-if shown >= Step.FORMULA:
+
+def formula() -> None:
+    """The formula, earned: each part links back to the move that showed it; then where to go next."""
     move("formula", "the-formula-earned")
     st.markdown(frame.text.notes["formula"])
     st.markdown(frame.text.notes["where_next"])
     for slug in ("positional_encoding", "transformer_block", "kv_cache", "real_model_lab"):
         st.page_link(navigation.page(slug), label=load_lesson(slug).title, icon=":material/arrow_forward:")
 
+
+frame.header()
+shown = frame.steps(Step.labels())
+st.markdown(frame.text.notes["promise"])
+the_pass()
+moves(shown)
+if shown >= Step.FORMULA:
+    formula()
 frame.trap()
 frame.check("which_part")
 frame.footer()

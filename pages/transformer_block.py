@@ -76,7 +76,7 @@ def skipped_columns(parts: core.BlockParts) -> str:
     return (" Here " + "; ".join(said) + ".") if said else ""
 
 
-def length_sentence(norms: np.ndarray, layer: int) -> str:
+def length_sentence(norms: np.ndarray, layer: int, parts: core.BlockParts) -> str:
     """How the tokens' mean length moves through block ``layer``, from the chart's own numbers."""
     mean = norms.mean(axis=0)                          # [S]
     said = (f"In block {layer} the tokens' mean length is {mean[0]:.3g} at the input, {mean[1]:.3g} out of "
@@ -87,6 +87,8 @@ def length_sentence(norms: np.ndarray, layer: int) -> str:
                        "first brought to mean 0 and variance 1 (length √384 ≈ 19.6), then stretched by the learned "
                        "gain and shifted by the bias, the same for every token.")
     ratio = mean[-1] / mean[0]
+    if f"{ratio:.3g}" == "1":
+        return said + ": without the LayerNorms nothing rescales them, yet here the mean length ends where it began."
     return said + (": without the LayerNorms nothing rescales them, so in this block the mean length "
                    + ("grows" if ratio > 1 else "shrinks") + f" by ×{ratio:.3g}.")
 
@@ -111,7 +113,7 @@ def block_stages(text: str, parts: core.BlockParts) -> None:
     chart(built(stage_norms_figure, norms, tokens, list(SHORT), f"Vector lengths in block {layer}"),
           "Columns: the input, attention's output (attn), the sum with the residual (+res 1), the LayerNorm (LN 1), "
           "the feed-forward output (FF), the second sum and the second LayerNorm." + skipped_columns(parts) + " "
-          + length_sentence(norms, layer),
+          + length_sentence(norms, layer, parts),
           lambda: pd.DataFrame(norms.round(4), index=rows, columns=list(STAGES)), key=frame.key("fig_norms"))
     X = np.asarray(stages[STAGES.index(stage)], dtype=np.float64)[:, :DIMS]
     chart(built(stage_vectors_figure, X, tokens, f"Block {layer}, {stage}: the first {DIMS} numbers"),
