@@ -73,7 +73,7 @@ def test_the_console_link_shows_the_notes_on_a_phone_and_never_on_the_projector(
         phone.get_by_role("button", name="Next ▶").click()       # the class's own Next, under the console
         phone.wait_for_function(f"t => {{ const b = document.querySelector('{NOTES}'); return b && "
                                 "b.innerText.replace(/\\s+/g, ' ').includes(t); }", arg=second[:60])
-        # no event: the projector must draw nothing new (it keeps its own step: presenter screens are not synced)
+        # no event: the projector follows the console to the next step, and must still draw no notes while it does
         pg.wait_for_timeout(3000)
         assert pg.locator(NOTES).count() == 0 and pg.locator(".st-key-_class_console_box").count() == 0
         body = " ".join(pg.inner_text("body").split())
