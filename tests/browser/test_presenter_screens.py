@@ -154,7 +154,7 @@ def test_two_presenter_screens_stay_in_sync_and_a_stale_one_never_snaps_back(ser
         dk = _nudge(phone, key)
         projector.get_by_role("button", name=button).click()
         _shows(everyone, dk, step, f"the phone's dₖ kept through the projector's {button}")
-        projector.wait_for_timeout(1500)                          # and nothing moves it back afterwards
+        projector.wait_for_timeout(1500)           # no event: that nothing moves it back has none to wait on
         _shows(everyone, dk, step, f"the class still at the phone's dₖ after the projector's {button}", 1)
     # Each move within IN_SYNC_S as a rule: the median of the moves, since one move on a machine shared with other
     # work has taken 2.4 s (the phone's own redraw of the same move took 2.5 s then); none beyond the outlier bound.
@@ -239,7 +239,7 @@ def test_the_check_panel_says_the_checks_state_right_after_each_press(server, de
     after("Reveal the answers", "The answers are revealed", None)
     assert pg.get_by_role("button", name="Reveal the answers").is_disabled()
     took = after("Close the check", "Ask the class.", "Exit check is open")
-    pg.wait_for_timeout(2500)                             # and it stays so: no later run puts the old state back
+    pg.wait_for_timeout(2500)                 # no event: that no later run puts the old state back has none
     assert main.get_by_text("Exit check is open").count() == 0 and main.get_by_text("Ask the class.").count()
     assert pg.url == url, "the panel changed only because the page changed"
     print(f"the panel said the check was closed after {took:.2f} s")

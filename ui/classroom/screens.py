@@ -46,8 +46,8 @@ def room_view(snap: Snapshot) -> View:
 
 def note_poll(snap: Snapshot) -> None:
     """The question the class is asked, as this screen's panel shows it (another screen may have asked it)."""
-    poll = snap.poll
-    state().poll = (poll.poll_id, poll.options, poll.revealed) if poll is not None else None
+    poll, s = snap.poll, state()                          # this session's classroom state
+    s.poll = (poll.poll_id, poll.options, poll.revealed) if poll is not None else None
 
 
 def moved_on(slug: str) -> None:
