@@ -16,6 +16,7 @@ from .attention import (
 )
 from .bert import BlockParts, LayerStages, StagedRun, encoder_layer_stages, load_model
 from .convex_blending import Blend, blend, convex_hull_2d, in_convex_hull, simplex_from_free
+from .first_look import FirstPass, SameWord, first_pass, same_word, strongest_head
 from .flash_attention import (
     A100_SXM_40GB,
     GPU,
@@ -31,7 +32,6 @@ from .flash_attention import (
     scores_seen,
     standard_attention_traffic,
 )
-from .first_look import FirstPass, SameWord, first_pass, same_word, strongest_head
 from .geometry import BilinearScores, Projection, bilinear_scores, centroid, interaction_matrix, project
 from .glove import load_glove, pca_2d
 from .kv_cache import (
