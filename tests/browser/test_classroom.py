@@ -93,7 +93,8 @@ def test_a_presenter_starts_a_class(classroom):
     # st.code's highlighter loads lazily: the first code block appears a moment after the text around it.
     sidebar.locator('[data-testid="stCode"]').first.wait_for(timeout=FOLLOW_TIMEOUT_MS)
     links = [c.text_content() for c in sidebar.locator('[data-testid="stCode"]').all()]
-    assert any(link.strip().endswith(f"/?room={classroom.code}") for link in links), links
+    # The join link: the code, then the token that spares a link's students the limits on typed codes (issue 45).
+    assert any(re.search(rf"/\?room={classroom.code}\.[0-9a-f]{{16}}$", link.strip()) for link in links), links
     assert sidebar.locator('[data-testid="stImage"] img').first.bounding_box()["width"] >= 200   # the QR code
     assert "key=" not in sidebar.inner_text()                 # the presenter link stays in its popover
     assert "key=" not in pg.url and "room=" not in pg.url
