@@ -11,7 +11,7 @@ import streamlit as st
 
 from classroom.results import OWN_PREFIX
 from classroom.store import MAX_OPTION_CHARS, MAX_QUESTION_CHARS, QuestionInfo, RoomError, StoreUnavailable
-from ui.classroom.polls import class_summary, presenter_poll, student_poll
+from ui.classroom.polls import asked_question, class_summary, presenter_poll, student_poll
 from ui.classroom.rooms import changed, room_store
 from ui.classroom.session import RECONNECTING, following, notice, role, state
 from ui.content import Check, Choice
@@ -106,12 +106,7 @@ def _own(poll_id: str) -> Check | None:
     another presenter screen of the class); None if neither has it."""
     own = st.session_state.setdefault(OWN_KEY, {})
     if poll_id not in own:
-        s = state()
-        try:
-            found = next((q for q in room_store().results(s.code, s.key, time.time()).questions
-                          if q.poll_id == poll_id), None)
-        except RoomError:
-            return None
+        found = asked_question(poll_id)
         if found is None:
             return None
         own[poll_id] = Check(poll_id, found.text, tuple(Choice(o, "", o == found.right) for o in found.options))

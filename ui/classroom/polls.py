@@ -14,7 +14,7 @@ import time
 
 import streamlit as st
 
-from classroom.results import round_label
+from classroom.results import Question, round_label
 from classroom.store import (
     MAX_QUESTION_CHARS,
     MAX_ROUNDS,
@@ -235,16 +235,22 @@ def _first_round(poll_id: str, fallback: dict[str, int]) -> dict[str, int]:
     (a presenter who reloaded), else ``fallback``."""
     kept = st.session_state.setdefault(_FIRST, {})
     if poll_id not in kept:
-        s = state()
-        try:
-            found = next((q for q in room_store().results(s.code, s.key, time.time()).questions
-                          if q.poll_id == poll_id), None)
-        except RoomError:
-            return fallback
+        found = asked_question(poll_id)
         if found is None or not found.rounds:
             return fallback
         kept[poll_id] = dict(found.rounds[0].counts)
     return kept[poll_id]
+
+
+def asked_question(poll_id: str) -> Question | None:
+    """The question ``poll_id`` as the class's results keep it (its text, options, right one and rounds), for a
+    presenter who reloaded or another presenter screen; None when the results hold none or cannot be read."""
+    s = state()
+    try:
+        return next((q for q in room_store().results(s.code, s.key, time.time()).questions
+                     if q.poll_id == poll_id), None)
+    except RoomError:
+        return None
 
 
 def _read(poll_id: str) -> tuple[Poll | None, Tally] | None:
