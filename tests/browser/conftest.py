@@ -93,6 +93,22 @@ def device(browser, width: int, height: int, scheme: str = "light", wait_ms: int
     return context, page
 
 
+@pytest.fixture
+def devices(browser):
+    """Make more people's browsers in one test: ``devices(width, height, **context options)`` returns a page (light
+    theme, waits up to 120 s); every context it made is closed after the test."""
+    made = []
+
+    def make(width: int, height: int, **options):
+        context, page = device(browser, width, height, "light", 120_000, **options)
+        made.append(context)
+        return page
+
+    yield make
+    for context in made:
+        context.close()
+
+
 def wait_following(page, code: str, timeout_ms: int = 120_000, who: str = "student") -> None:
     """Wait until ``page`` shows "Following class <code>"; on a timeout, fail with what it showed instead (its
     address, its class bar, the start of its lesson) and keep a screenshot: such a wait has failed now and

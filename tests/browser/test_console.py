@@ -9,7 +9,7 @@ import re
 import pytest
 
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device
+from tests.browser.conftest import SCREENSHOTS
 from ui.classroom import console
 from ui.content import load_lesson
 
@@ -28,20 +28,6 @@ def plain(markdown: str) -> str:
 def notes_on(page) -> str:
     box = page.locator(NOTES)
     return " ".join(box.first.inner_text().split()) if box.count() else ""
-
-
-@pytest.fixture
-def devices(browser):
-    made = []
-
-    def make(width: int, height: int):
-        context, page = device(browser, width, height, "light", WAIT_MS)
-        made.append(context)
-        return page
-
-    yield make
-    for context in made:
-        context.close()
 
 
 def test_the_console_link_shows_the_notes_on_a_phone_and_never_on_the_projector(server, devices):

@@ -10,7 +10,7 @@ import pytest
 
 from classroom.concept_check import load_concept_check
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device, wait_following
+from tests.browser.conftest import SCREENSHOTS, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -18,20 +18,6 @@ WAIT_MS = 120_000                 # generous, for a machine shared with other wo
 QUESTIONS = load_concept_check()
 Q0, Q1 = QUESTIONS[0], QUESTIONS[1]
 PICKS = (Q0.right, next(o for o in Q1.options if o != Q1.right))     # one right, one wrong, the rest blank
-
-
-@pytest.fixture
-def devices(browser):
-    made = []
-
-    def make(width: int, height: int):
-        context, page = device(browser, width, height, "light", WAIT_MS)
-        made.append(context)
-        return page
-
-    yield make
-    for context in made:
-        context.close()
 
 
 def _end(pg, code: str) -> None:

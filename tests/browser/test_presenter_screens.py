@@ -12,7 +12,7 @@ import time
 import pytest
 
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device, wait_following
+from tests.browser.conftest import SCREENSHOTS, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -25,20 +25,6 @@ STEP = re.compile(r"Step (\d) of 3")
 
 
 TALL = 2400                        # Streamlit draws what is far below the fold lazily: the whole lesson in view
-
-
-@pytest.fixture
-def devices(browser):
-    made = []
-
-    def make(width: int, height: int, **options):
-        context, page = device(browser, width, height, "light", WAIT_MS, **options)
-        made.append(context)
-        return page
-
-    yield make
-    for context in made:
-        context.close()
 
 
 def _keep(page, name: str) -> None:

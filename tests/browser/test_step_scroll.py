@@ -10,7 +10,7 @@ import re
 import pytest
 
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device, wait_following
+from tests.browser.conftest import SCREENSHOTS, wait_following
 from ui.content import APP_DIR, load_lesson
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -45,20 +45,6 @@ def heading_at_top(page, label: str, shot: str) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / shot))
         raise
-
-
-@pytest.fixture
-def devices(browser):
-    made = []
-
-    def make(width: int, height: int):
-        context, page = device(browser, width, height, "light", WAIT_MS)
-        made.append(context)
-        return page
-
-    yield make
-    for context in made:
-        context.close()
 
 
 def test_next_brings_the_new_steps_heading_to_the_top_of_a_phone(server, devices):
