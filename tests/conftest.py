@@ -73,3 +73,20 @@ def _apptest_as_the_server():
 
     with as_the_server():
         yield
+
+
+def room_store_of(kind: str, request, **limits):
+    """A fresh room store of ``kind``: "memory", or "redis" on this session's real redis-server (``redis_server``)
+    under its own key prefix, so stores stay apart. ``limits`` go to the store's constructor."""
+    if kind == "memory":
+        from classroom.memory import MemoryRoomStore
+
+        return MemoryRoomStore(**limits)
+    if kind == "redis":
+        import uuid
+
+        from classroom.redis_store import RedisRoomStore
+
+        url = request.getfixturevalue("redis_server").url
+        return RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:", **limits)
+    raise ValueError(kind)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, strategies as hs
 
 from classroom import results as cr
+from tests.conftest import room_store_of
 
 T = 1_700_000_000.0
 
@@ -190,15 +191,7 @@ def test_the_gain_rows_go_into_the_csv():
 def test_each_round_records_the_students_present_when_it_was_counted(backend, request):
     from classroom import store as rs
 
-    if backend == "memory":
-        from classroom.memory import MemoryRoomStore
-        store = MemoryRoomStore()
-    else:
-        import uuid
-
-        from classroom.redis_store import RedisRoomStore
-        url = request.getfixturevalue("redis_server").url
-        store = RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
+    store = room_store_of(backend, request)
     now = 1_000_000.0
     code, key = store.create_room(now)
     first, second = [f"s{i}" for i in range(5)], [f"s{i}" for i in range(3)]
@@ -260,15 +253,7 @@ def test_a_question_the_presenter_typed_is_an_own_question_and_the_check_splits_
 def test_an_own_questions_text_reaches_the_students_snapshot_and_a_lessons_does_not(backend, request):
     from classroom import store as rs
 
-    if backend == "memory":
-        from classroom.memory import MemoryRoomStore
-        store = MemoryRoomStore()
-    else:
-        import uuid
-
-        from classroom.redis_store import RedisRoomStore
-        url = request.getfixturevalue("redis_server").url
-        store = RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
+    store = room_store_of(backend, request)
     now = 1_000_000.0
     code, key = store.create_room(now)
     typed = "Which <b>way</b>? ⟨g⟩ √dₖ"

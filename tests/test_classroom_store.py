@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as hs
 
 from classroom import store as rs
 from classroom.memory import MemoryRoomStore
+from tests.conftest import room_store_of
 
 BACKENDS = ["memory", "redis"]
 T0 = 1_000_000.0                                    # an arbitrary "now"
@@ -25,17 +26,7 @@ OPTIONS = ("It doubles", "It halves", "It stays the same")
 
 
 def _make(kind: str, request, **limits):
-    if kind == "memory":
-        return MemoryRoomStore(**limits)
-    if kind == "redis":
-        # A real redis-server (tests/conftest.py); a fresh key prefix per store keeps stores apart.
-        import uuid
-
-        from classroom.redis_store import RedisRoomStore
-
-        url = request.getfixturevalue("redis_server").url
-        return RedisRoomStore.from_url(url, prefix=f"t{uuid.uuid4().hex[:12]}:", **limits)
-    raise ValueError(kind)
+    return room_store_of(kind, request, **limits)
 
 
 @pytest.fixture(params=BACKENDS)

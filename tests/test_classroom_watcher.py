@@ -9,6 +9,7 @@ import pytest
 
 from classroom.memory import MemoryRoomStore
 from classroom.store import FOLLOWER_TTL_S, StoreUnavailable
+from tests.conftest import room_store_of
 from ui import streamlit_private as private, wake
 from ui.classroom import Watcher
 
@@ -158,13 +159,7 @@ def test_a_new_watcher_stops_the_last_one_so_a_cleared_cache_never_adds_threads(
 
 
 def _store(backend: str, request):
-    if backend == "memory":
-        return MemoryRoomStore()
-    import uuid
-
-    from classroom.redis_store import RedisRoomStore
-
-    return RedisRoomStore.from_url(request.getfixturevalue("redis_server").url, prefix=f"w{uuid.uuid4().hex[:12]}:")
+    return room_store_of(backend, request)
 
 
 @pytest.mark.parametrize("backend", ["memory", "redis"])
