@@ -13,6 +13,7 @@ from the room version its view is based on, and first takes the room's view when
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import time
@@ -50,9 +51,11 @@ _LOGGER = logging.getLogger(__name__)
 
 PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
-LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
                "computer's network address instead, or set `ATTENTION_PUBLIC_URL` (README, *Running a live class*).")
+LOOPBACK_PUBLIC = ("**Phones cannot open this link**: the public address set for the class points to this computer "
+                   "({host}). Set `ATTENTION_PUBLIC_URL` (or `public_url` in the secrets) to the address students "
+                   "reach the app at (README, *Running a live class*).")
 
 
 def start() -> None:
@@ -201,22 +204,43 @@ def public_root() -> str | None:
         text = value.strip() if isinstance(value, str) else ""
     if not text:
         return None
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:                                  # an unclosed [ in an IPv6 address
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         _LOGGER.error("classroom: the public address %r is not an http(s) URL without a query; not used", text)
         return None
     return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}/"
 
 
-def unreachable() -> bool:
-    """No public address is set and this page was opened at localhost: a join link would reach no phone."""
-    if public_root() is not None:
-        return False
+def loopback(host: str | None) -> str | None:
+    """``host`` as the computer itself names it when it means this computer (localhost or a name under it,
+    127.0.0.0/8, ::1, 0.0.0.0 or ::, also written as an IPv4-mapped IPv6 address), else None."""
+    name = (host or "").strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return name
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip) if ip.is_loopback or ip.is_unspecified else None
+
+
+def unreachable() -> str | None:
+    """Why a join link would reach no phone, or None: the public address set points to this computer, or none is
+    set and this page was opened at this computer's own address."""
+    root = public_root()
+    if root is not None:
+        host = loopback(urlsplit(root).hostname)
+        return None if host is None else LOOPBACK_PUBLIC.format(host=host)
     try:
         host = urlsplit(st.context.url or "").hostname
     except ValueError:
-        return False
-    return host in LOCAL_HOSTS
+        return None
+    return UNREACHABLE if loopback(host) is not None else None
 
 
 def app_root(url: str, slug: str) -> str:
@@ -272,8 +296,8 @@ def _show_large(code: str, link: str) -> None:
         st.markdown("Type the room code into *Join a class* (any case; spaces and hyphens are fine), "
                     "or open this link:")
         st.code(link, language=None, wrap_lines=True)
-        if unreachable():
-            st.warning(UNREACHABLE, icon=":material/wifi_off:")
+        if why := unreachable():
+            st.warning(why, icon=":material/wifi_off:")
 
 
 @st.fragment(run_every=PRESENT_EVERY_S)
@@ -310,8 +334,8 @@ def panel(slug: str) -> None:
     link = join_link(code, slug)
     st.markdown(f"### Room code: {code}")
     st.caption("Students open this link, scan the code, or type the room code into *Join a class*.")
-    if unreachable():
-        st.warning(UNREACHABLE, icon=":material/wifi_off:")
+    if why := unreachable():
+        st.warning(why, icon=":material/wifi_off:")
     st.code(link, language=None, wrap_lines=True)
     st.image(qr_png(link), width="stretch", caption="Scan to join")
     if st.button("Show the code large", key="_class_large", icon=":material/fullscreen:", width="stretch"):
