@@ -37,15 +37,31 @@ def _open_check() -> Check | None:
     return check if check is not None and check.check_id == SLUG else None
 
 
+def in_class() -> bool:
+    """The concept check page is the class's here (``class_check`` draws it): a presenter's, or a following
+    student's."""
+    return role() == "presenter" or following()
+
+
+def how(notes: dict[str, str]) -> str:
+    """How the check works, for this learner: in class, what the class does (the presenter opens each check, the
+    answers go to the class, the presenter reveals); alone, the two tries (the lesson file's notes)."""
+    return notes["in_class" if in_class() else "how"].strip()
+
+
 def class_check(questions: tuple[ConceptQuestion, ...]) -> bool:
-    """The class's side of the concept check page: the presenter's controls, or a follower's form. False (and
-    nothing drawn) for a learner on their own, who takes the check alone."""
+    """The class's side of the concept check page: the presenter's controls, or a follower's form. False for a
+    learner on their own, who takes the check alone (a student exploring on their own is told where the class's
+    check went)."""
     if role() == "presenter":
         _presenter(questions)
         return True
     if following():
         _student(questions)
         return True
+    if role() == "student":
+        st.caption(":material/explore: You are exploring on your own: the class's check appears here when you "
+                   "follow again. Meanwhile, this is the check on your own.")
     return False
 
 
