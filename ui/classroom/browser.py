@@ -7,6 +7,12 @@
 - The same, in localStorage, while the class is live (issue 46): a presenter whose tab or browser closed opens
   the app again in that browser and is offered "Resume presenting class CODE". "End the class" (or a class found
   ended) removes it, so a shared classroom computer keeps nothing for the next person once the class is over.
+- A reconnect to another server runs the page again (issue 45): when the server a student's page talks to dies,
+  Streamlit's page reconnects by itself (HAProxy sends it to a live replica), but it asks the new server for a run
+  only when a run or a timer was going; an idle follower's page has neither (ui.classroom.watcher wakes followers
+  from the server), so it would sit there, stale, until touched. ``rejoin_on_reconnect`` leaves in the page a
+  promise that resolves once the page has opened a new websocket; its answer reruns the page on the new server,
+  which reads the class from the address (?room=CODE) and the follower id from localStorage, as on a reload.
 - A presenter link's key is wiped from the address bar in place (``history.replaceState``): the run that
   reads it changes ``st.query_params`` without telling the browser (which would push a new history entry
   and leave the key one entry back), the page rewrites its own address, and only then does the server say
@@ -49,6 +55,31 @@ _READ_JS = """(() => { const w = window.parent;
 })()""".replace("FOLLOWER_ITEM", FOLLOWER_ITEM).replace("PRESENTER_ITEM", PRESENTER_ITEM)
 
 
+# A constant expression. Once per page (window.parent keeps the hook, made in the page's own realm so that it
+# outlives this element's frame), the page's WebSocket is wrapped: each socket opened from then on (a reconnect:
+# the page's first one is older than any run) fires the hook 300 ms after it opens (the page is connected again
+# by then); each waiting element still on the page gets a fresh value, whose answer reruns the page on the
+# server now at the other end.
+_REJOIN_JS = """new Promise(resolve => { const w = window.parent;
+  try {
+    w.__attentionRejoin = w.__attentionRejoin || new w.Function(`const waiting = [], Socket = window.WebSocket;
+      window.WebSocket = class extends Socket {
+        constructor(...args) {
+          super(...args);
+          if (String(args[0]).includes('/_stcore/stream')) this.addEventListener('open', () => setTimeout(() => {
+            const now = String(Date.now());
+            waiting.splice(0).forEach(([done, frame]) => {
+              try { if (frame.frameElement && frame.frameElement.isConnected) done('back ' + now); } catch (e) { }
+            });
+          }, 300));
+        }
+      };
+      return waiting;`)();
+    w.__attentionRejoin.push([resolve, window]);
+  } catch (e) { }
+})"""
+
+
 def _eval(expression: str, key: str):
     from streamlit_js_eval import streamlit_js_eval
 
@@ -62,8 +93,13 @@ def there() -> bool:
 
 def read() -> None:
     """Ask the browser once per session for its follower id and this tab's presenter entry (drawn in the
-    sidebar on every run until it answers; its answer reruns the page)."""
-    if not there() or _SAID in st.session_state:
+    sidebar on every run until it answers; its answer reruns the page). A page of a class (?room= in its
+    address: a student's) also gets ``rejoin_on_reconnect``'s element, on every run."""
+    if not there():
+        return
+    if "room" in st.query_params:
+        rejoin_on_reconnect()
+    if _SAID in st.session_state:
         return
     raw = _eval(_READ_JS, "_class_browser_read")
     if raw is None:
@@ -74,6 +110,15 @@ def read() -> None:
         said = {}
     st.session_state[_SAID] = said if isinstance(said, dict) else {}
     st.session_state[_HAD] = _entry(st.session_state[_SAID].get("presenter"))
+
+
+def rejoin_on_reconnect() -> None:
+    """For a page in a class: a hidden element that reruns the page once it has reconnected to a server (another
+    replica, after its own died). Its key names this session, so the new server's first run draws a new one,
+    which waits for the next reconnect; the old one's value is for a session that no longer exists."""
+    sid = private.session_id()
+    if there() and sid:
+        _eval(_REJOIN_JS, "_class_rejoin_" + hashlib.blake2b(sid.encode(), digest_size=6).hexdigest())
 
 
 def said() -> bool:
