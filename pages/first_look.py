@@ -27,10 +27,10 @@ class Step(Steps):
 
     PASS = "The pass through one layer"
     WORDS = "One word, many meanings"
-    BLEND = "A blend stays among what it blends"
+    BLEND = "Where a blend can land"
     QUERY = "A question meets labels"
     SCALE = "Why divide by √dₖ"
-    HEADS = "Many heads, many questions"
+    HEADS = "Two heads, one sentence"
     REACH = "Every word at once"
     FORMULA = "The formula, earned"
 

@@ -23,7 +23,7 @@ class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
     BLOCKS = "One block of keys at a time"
-    SAME_ANSWER = "The same answer as the plain formula"
+    SAME_ANSWER = "Tiled against plain"
     TRAFFIC = "Memory traffic, counted"
     WHY = "Why it exists: memory, not arithmetic"
 
@@ -107,7 +107,7 @@ def block_charts(run: flash_attention.Run, step_no: int, length: int, causal: bo
 
 def same_answer(run: flash_attention.Run, length: int, causal: bool) -> None:
     """Step 2: after the prediction, how far the tiled output is from the plain one."""
-    st.subheader("The same answer as the plain formula?")
+    st.subheader("Tiled against plain: any difference?")
     if frame.predict("same"):
         delta = run.delta
         row = st.container(horizontal=True)                # wraps where a column is narrow

@@ -26,7 +26,7 @@ class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
     CACHE = "One new row per token"
-    SAME = "The same outputs, less work"
+    SAME = "Cached against recomputed"
     COST = "What the cache costs"
     MEMORY = "Why long contexts are memory-bound"
 
@@ -73,7 +73,7 @@ def cache_charts(run: kv_cache.ToyRun, t: int, layer: int) -> None:
 
 def same_outputs(run: kv_cache.ToyRun, t: int) -> None:
     """Step 2: the largest difference from recomputing, and the multiply-adds of both ways."""
-    st.subheader("The same outputs, less work")
+    st.subheader("Cached against recomputed")
     delta, cached, uncached = float(run.delta[t - 1]), int(run.cached[t - 1]), int(run.uncached[t - 1])
     row = st.container(horizontal=True)                # wraps where a column is narrow
     row.metric(f"max |Δ| up to step {t}", written(delta, 2))

@@ -121,7 +121,7 @@ def masks(step: int) -> None:
               + ", ".join(f"{s:.4f}" for s in masked.weights.sum(axis=1)) + ".",
               lambda: table(masked.weights, labels, labels), key=frame.key("fig_masked"))
     if not revealed:
-        st.caption("Make your prediction to see the masked weights, how each row renormalises, and padding.")
+        st.caption("Make your prediction to see the masked weights and padding.")
         return
     seen = np.where(mask, free.weights, 0).sum(axis=1)    # what the visible keys held before masking
     st.markdown("**How each row renormalises.** " + "  \n".join(

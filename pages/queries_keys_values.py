@@ -26,7 +26,7 @@ class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
     LOOKUP = "Hard lookup against soft lookup"
-    LOOKS_AWAY = "A token that looks away from itself"
+    LOOKS_AWAY = "Where a token looks"
 
 
 def most_weight(titles: list[str], weights: np.ndarray) -> str:
@@ -126,7 +126,7 @@ def self_angle(cos: float) -> str:
 # One fragment: the toggle, the prediction and the token picked drive only this section's table, heatmap and metrics.
 @frame.fragment
 def self_attention() -> None:
-    st.subheader("A token that looks away from itself")
+    st.subheader("Where a token looks")
     frame.note("selfattention")
     same = frame.control(st.toggle, "same", "Give every token a query equal to its own key", value=False,
                          help="The misconception made real: see what attention does then.")

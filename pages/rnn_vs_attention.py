@@ -19,10 +19,10 @@ from ui.steps import Steps
 class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
-    BOUND = "The bound ‖J‖ᵀ⁻¹"
+    BOUND = "How much survives the chain"
     RACE = "A real RNN against attention"
     PATH = "Path length and parallel steps"
-    LSTM = "The LSTM: a slower fade, the same fixed-size state"
+    LSTM = "The LSTM: what its gates change"
 
 
 frame = lesson("rnn_vs_attention")

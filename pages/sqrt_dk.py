@@ -32,7 +32,7 @@ def scaled_caption(d_k: int, var_scaled: float, measured: float) -> str:
 class Step(Steps):
     """The presenter steps, in order (the step bar shows each label)."""
 
-    SPREAD = "q·k spreads as √dₖ"
+    SPREAD = "How far q·k spreads"
     SOFTMAX = "What the spread does to softmax"
     SATURATION = "Saturation: the gradient dies"
 

@@ -32,8 +32,9 @@ def words(text: str) -> int:
     return len(WORD.findall(text))
 
 
-def strings(value, skip=("id", "speaker_notes")):
-    """Every string of a parsed TOML value, but ids and the presenter's private speaker notes (never on the page)."""
+def strings(value, skip=("id", "speaker_notes", "answer_phrases", "gives_away")):
+    """Every string of a parsed TOML value, but ids, the presenter's private speaker notes and the marks of what gives
+    an answer away (never on the page)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):

@@ -115,9 +115,24 @@ class Lesson:
     # The presenter console's notes, one per presenter step, keyed by the step's name in the page's Step enum
     # (``ONE_VECTOR``): what to say, what to ask, the misconception to listen for. Never shown to students.
     speaker_notes: dict[str, str] = field(default_factory=dict)
+    # What would give a class question's answer away while it is open, keyed by the question's item
+    # ("predict:spread", "check:why_sqrt"): the frame's pieces a student's page holds back (``PIECES``, or
+    # "note:<name>"), and the phrases that state the answer, which nothing on that page may show meanwhile.
+    gives_away: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    answer_phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def check(self, check_id: str) -> Check:
         return next(c for c in self.checks if c.id == check_id)
+
+    def piece(self, name: str) -> str:
+        """The text of one piece of the frame a question may give away ("analogy", "note:draws", …)."""
+        if name.startswith("note:"):
+            return self.notes[name.removeprefix("note:")]
+        return {"analogy": self.analogy, "goal": self.goal, "more": self.more,
+                "foundations": "\n".join(self.foundations)}[name]
+
+
+PIECES = ("analogy", "goal", "foundations", "more")    # and "note:<name>" for a paragraph of [notes]
 
 
 @dataclass(frozen=True)
@@ -168,9 +183,25 @@ def load_lesson(slug: str) -> Lesson:
                                          right=e["right"], wrong=e["wrong"]) for e in raw.get("exercises", [])},
             notes=dict(raw.get("notes", {})),
             speaker_notes=dict(raw.get("speaker_notes", {})),
+            **_giveaways(raw, path.name),
         )
     except KeyError as missing:
         raise KeyError(f"{path.name} is missing the field {missing}") from None
+
+
+def _giveaways(raw: dict, where: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Each question's ``gives_away`` and ``answer_phrases``, keyed by its item; an unknown piece is refused."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {"gives_away": {}, "answer_phrases": {}}
+    for kind, table in (("predict", "predictions"), ("check", "checks")):
+        for q in raw.get(table, []):
+            pieces = tuple(q.get("gives_away", ()))
+            unknown = [p for p in pieces if p not in PIECES
+                       and not (p.startswith("note:") and p.removeprefix("note:") in raw.get("notes", {}))]
+            if unknown:
+                raise ValueError(f"{where}: {q['id']} gives away unknown pieces {unknown}")
+            found["gives_away"][f"{kind}:{q['id']}"] = pieces
+            found["answer_phrases"][f"{kind}:{q['id']}"] = tuple(q.get("answer_phrases", ()))
+    return found
 
 
 @lru_cache(maxsize=1)

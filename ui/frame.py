@@ -6,6 +6,11 @@ A page calls ``frame = lesson("slug")`` once, then ``frame.header()`` at the top
 ``frame.steps`` lets a presenter reveal a page one stage at a time. A section whose controls drive only
 its own charts is a ``@frame.fragment``: moving one of them reruns that section alone, and a class
 following the presenter reruns the same section alone too.
+
+No answer in sight: while a following class answers a question, the trap, the checks and the takeaways wait
+for the reveal, and so do the analogy, the goal, the foundations, the "more" fold and the notes its lesson file
+marks as giving that question's answer away (``gives_away``, ``ui.giveaway``); never outside a class, never
+for the presenter. Step labels are worded so that none states an answer (tests/test_no_answer_in_sight.py).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from ui import answers, classroom, content, controls, entry, navigation, present, progress, warm
+from ui import answers, classroom, content, controls, entry, giveaway, navigation, present, progress, warm
 from ui.content import Check, Lesson, fill, load_lesson, neighbours
 from ui.links import control_label, lasting_notice, link_matches_state, view_link
 from ui.numbers import fixed
@@ -109,16 +114,20 @@ class Frame:
         # A tampered link's notice goes here, near the top, once the page's controls have all been made.
         self._notice = st.empty()
         with self._folded("Analogy and learning goal"):
-            st.info(t.analogy.strip(), icon=":material/lightbulb:")
-            st.markdown(f"**Learning goal.** {t.goal}")
+            if not giveaway.held_back(t, "analogy"):
+                st.info(t.analogy.strip(), icon=":material/lightbulb:")
+            if not giveaway.held_back(t, "goal"):
+                st.markdown(f"**Learning goal.** {t.goal}")
         with st.expander("Helpful foundations"):
-            st.markdown("\n".join(f"- {f}" for f in t.foundations))
+            if not giveaway.held_back(t, "foundations"):
+                st.markdown("\n".join(f"- {f}" for f in t.foundations))
 
     def note(self, name: str) -> None:
         """A named paragraph from the lesson file's [notes] table; its bold lead-in names the presenter's fold."""
         text = self.text.notes[name].strip()
         with self._folded(note_title(text)):
-            st.markdown(text)
+            if not giveaway.held_back(self.text, f"note:{name}"):
+                st.markdown(text)
 
     def revealed(self, prediction_id: str) -> bool:
         """True once the learner has revealed this prediction's answer."""
@@ -321,7 +330,8 @@ class Frame:
         t = self.text
         if t.more:
             with st.expander("More context and the mechanics"):
-                st.markdown(t.more.strip())
+                if not giveaway.held_back(t, "more"):
+                    st.markdown(t.more.strip())
         if classroom.asking() is not None:                   # they would give the class's question away
             st.caption("The takeaways follow once the presenter reveals the class's answer.")
         else:

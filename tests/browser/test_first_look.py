@@ -103,8 +103,8 @@ def test_the_animation_plays_every_stage_in_the_browser_with_no_script_run(serve
 
 
 def test_a_presenter_steps_through_the_moves_and_a_phone_following_sees_each(server, browser):
-    steps = ["The pass through one layer", "One word, many meanings", "A blend stays among what it blends",
-             "A question meets labels", "Why divide by √dₖ", "Many heads, many questions", "Every word at once",
+    steps = ["The pass through one layer", "One word, many meanings", "Where a blend can land",
+             "A question meets labels", "Why divide by √dₖ", "Two heads, one sentence", "Every word at once",
              "The formula, earned"]
     headings = [TEXT["titles"][k] for k in ("pass", "words", "blend", "query", "scale", "heads", "reach", "formula")]
     contexts = []

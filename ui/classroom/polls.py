@@ -14,7 +14,7 @@ import time
 
 import streamlit as st
 
-from classroom.results import Question, round_label
+from classroom.results import OWN_PREFIX, Question, round_label
 from classroom.store import (
     MAX_QUESTION_CHARS,
     MAX_ROUNDS,
@@ -30,7 +30,7 @@ from figures.class_votes import votes_figure
 from ui import wake
 from ui.classroom.rooms import changed, room_store
 from ui.classroom.session import RECONNECTING, following, notice, role, state
-from ui.content import Check
+from ui.content import Check, page_index
 from ui.inputs import literal
 
 POLL_EVERY_S = 1.0            # the presenter's live chart
@@ -219,15 +219,28 @@ def _show(poll_id: str, number: int) -> None:
 
 
 def presenter_poll(poll_id: str, question: Check) -> None:
-    """For the presenter: "Ask the class" under a question, or, once asked, the class's answers live."""
+    """For the presenter: "Ask the class" under a question, or, once asked, the class's answers live. While
+    another question is open (asked, not yet revealed), no second "Ask the class": a caption says how to end it."""
     if role() != "presenter":
         return
     asked = state().poll
-    if asked is None or asked[0] != poll_id:
+    if asked is not None and asked[0] == poll_id:
+        _live_poll(poll_id, question)
+    elif asked is not None and not asked[2]:
+        st.caption(other_open(asked[0], poll_id))
+    else:
         st.button("Ask the class", key=f"_class_ask__{poll_id}", icon=":material/how_to_vote:",
                   on_click=_ask, args=(poll_id, question))
-        return
-    _live_poll(poll_id, question)
+
+
+def other_open(open_id: str, poll_id: str) -> str:
+    """Under question ``poll_id`` while ``open_id`` is the class's open question: which, and how to end it."""
+    page = open_id.split(":", 1)[0]
+    title = next((p.title for p in page_index() if p.slug == page), page)
+    where = ("Your own question" if open_id.startswith(OWN_PREFIX)
+             else "Another question of this page" if page == poll_id.split(":", 1)[0] else f"A question of “{title}”")
+    return (f":material/block: {where} is open to the class. Reveal its answer or press “Stop asking” under it, "
+            "then ask this one.")
 
 
 def _first_round(poll_id: str, fallback: dict[str, int]) -> dict[str, int]:
