@@ -153,3 +153,30 @@ def test_a_student_whose_replica_dies_follows_again_from_the_other_with_their_an
     for page in (presenter, student):
         assert page.locator('[data-testid="stException"]').count() == 0
         assert not page.errors, page.errors
+
+
+def test_a_presenter_whose_replica_dies_presents_on_from_the_other(hall, people):
+    """The presenter's page has timers of its own, so Streamlit asks the new replica for a run; the tab's
+    sessionStorage brings the class back, and the students follow the next move."""
+    base, replicas = hall
+    presenter = people(1280, 720)
+    code = _start_on_sqrt_dk(presenter, base)
+    student = people(390, 844)
+    student.goto(f"{base}/?room={code}")
+    wait_following(student, code, WAIT_MS, who="the student")
+    student.wait_for_url(re.compile(r"/sqrt_dk"), timeout=WAIT_MS)
+    presenter.evaluate("() => { window.__sameDocument = true; }")
+    dead = _replica(presenter)
+    os.killpg(replicas[dead].pid, signal.SIGKILL)
+    died = time.monotonic()
+    harness.until(lambda: _replica(presenter) not in (None, dead), WAIT_MS / 1000, "the presenter on the other replica",
+                  pause=presenter.wait_for_timeout)
+    _presenter_text(presenter, f"Room code: {code}")
+    _presenter_text(presenter, "1 student following")
+    back_s = time.monotonic() - died
+    print(f"the presenter was presenting again {back_s:.1f} s after their replica died")
+    assert presenter.evaluate("() => window.__sameDocument === true"), "the presenter's page was reloaded"
+    _shows(student, _step_slider(presenter), WAIT_MS)
+    for page in (presenter, student):
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert not page.errors, page.errors
