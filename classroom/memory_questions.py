@@ -89,6 +89,13 @@ class MemoryQuestions:
             state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
             record(state, room.is_open(poll_id), follower_id, option, room.live_followers(now), self.max_followers)
 
+    def chosen(self, code: str, poll_id: str, follower_id: str, now: float) -> str | None:
+        check_follower_id(follower_id)
+        with self._lock:
+            room = self._live(code, now)
+            state = room.polls.get(poll_id) if isinstance(poll_id, str) else None
+            return None if state is None or state.revealed else state.chosen.get(follower_id)
+
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         with self._lock:
             room = self._live(code, now)

@@ -76,6 +76,14 @@ class RedisQuestions:
         self._run("vote", code, now, poll_id, follower_id, option, self.max_followers, "1")
 
     @_mapped
+    def chosen(self, code: str, poll_id: str, follower_id: str, now: float) -> str | None:
+        check_follower_id(follower_id)
+        _, room = self._room(code)
+        if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:
+            return None
+        return self.r.hget(f"{room}:chosen:{poll_id}", follower_id)      # emptied at the reveal and each new round
+
+    @_mapped
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         self._room(code)
         if not isinstance(poll_id, str) or not 0 < len(poll_id) <= MAX_NAME_CHARS:

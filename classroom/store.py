@@ -362,6 +362,10 @@ class RoomStore(Protocol):
         (a new vote replaces this follower's earlier one in the same round). Raises a VoteRefused subclass saying
         why it was not counted, or UnknownRoom."""
 
+    def chosen(self, code: str, poll_id: str, follower_id: str, now: float) -> str | None:
+        """The option this follower chose in the question's current round, until it is revealed (None when it chose
+        none): a student's page that starts again (a reload, another replica) shows the answer that counts."""
+
     def tally(self, code: str, poll_id: str, now: float) -> Tally:
         """The question's counts from live followers, how many answered and how many follow. Raises UnknownRoom."""
 

@@ -394,6 +394,27 @@ def test_asking_again_keeps_the_answers_so_far(store):
     assert store.poll_counts(code, "p") == {OPTIONS[0]: 1, OPTIONS[1]: 0, OPTIONS[2]: 0}
 
 
+def test_a_followers_chosen_option_is_theirs_alone_until_the_reveal_or_the_next_round(store):
+    code, key = _room(store)
+    store.open_poll(code, key, "p", OPTIONS, T0)
+    for f in "ab":
+        store.heartbeat(code, f, T0)
+    assert store.chosen(code, "p", "a", T0) is None                        # asked, not answered yet
+    store.vote(code, "p", "a", OPTIONS[1], T0)
+    store.vote(code, "p", "b", OPTIONS[2], T0)
+    store.vote(code, "p", "a", OPTIONS[0], T0)                             # a changes their mind
+    assert [store.chosen(code, "p", f, T0) for f in "abc"] == [OPTIONS[0], OPTIONS[2], None]
+    assert store.chosen(code, "never asked", "a", T0) is None
+    store.ask_again(code, key, "p", T0)                                    # a new round starts blank
+    assert store.chosen(code, "p", "a", T0) is None
+    store.vote(code, "p", "a", OPTIONS[1], T0)
+    assert store.chosen(code, "p", "a", T0) == OPTIONS[1]
+    store.reveal_poll(code, key, "p", T0)                                  # who chose what is forgotten
+    assert store.chosen(code, "p", "a", T0) is None
+    with pytest.raises(ValueError):
+        store.chosen(code, "p", "", T0)
+
+
 answers = hs.lists(hs.tuples(hs.sampled_from("abcdef"), hs.sampled_from((*OPTIONS, "junk", ""))), max_size=40)
 
 
