@@ -40,6 +40,7 @@ _REFUSED = "_class_refused"   # poll id -> why this follower's last vote was not
 _SHOWN = "_class_shown"       # presenter: (poll id, round) whose results were shown before the reveal
 _FIRST = "_class_first"       # presenter: poll id -> its first vote's counts, once asked again
 _JUST_VOTED = "_class_just_voted"
+_WHOLE_PAGE = "_class_whole_page"   # presenter: asked, revealed or asked again in a section's run: rerun the page
 QUESTION_KEY = "_class_question"   # the class's question on a follower's page (ui.classroom.guide scrolls to it)
 
 
@@ -176,6 +177,7 @@ def _ask(poll_id: str, question: Check) -> None:
         return
     changed(s.code)
     s.poll = (poll_id, options, False)
+    st.session_state[_WHOLE_PAGE] = True
 
 
 def _reveal(poll_id: str) -> None:
@@ -188,6 +190,7 @@ def _reveal(poll_id: str) -> None:
     changed(s.code)
     if s.poll and s.poll[0] == poll_id:
         s.poll = (poll_id, s.poll[1], True)
+    st.session_state[_WHOLE_PAGE] = True
 
 
 def _again(poll_id: str) -> None:
@@ -202,6 +205,7 @@ def _again(poll_id: str) -> None:
     changed(s.code)
     if s.poll and s.poll[0] == poll_id:
         s.poll = (poll_id, s.poll[1], False)
+    st.session_state[_WHOLE_PAGE] = True
 
 
 def _stop_asking() -> None:
@@ -223,6 +227,7 @@ def presenter_poll(poll_id: str, question: Check) -> None:
     another question is open (asked, not yet revealed), no second "Ask the class": a caption says how to end it."""
     if role() != "presenter":
         return
+    _whole_page()
     asked = state().poll
     if asked is not None and asked[0] == poll_id:
         _live_poll(poll_id, question)
@@ -231,6 +236,13 @@ def presenter_poll(poll_id: str, question: Check) -> None:
     else:
         st.button("Ask the class", key=f"_class_ask__{poll_id}", icon=":material/how_to_vote:",
                   on_click=_ask, args=(poll_id, question))
+
+
+def _whole_page() -> None:
+    """After an ask, a reveal or a second round made in a section's (or the live panel's) run: the whole page
+    again, so that the page's other questions show at once whether one is open (no second "Ask the class")."""
+    if st.session_state.pop(_WHOLE_PAGE, False) and wake.fragment_run():
+        st.rerun(scope="app")
 
 
 def other_open(open_id: str, poll_id: str) -> str:
@@ -288,6 +300,7 @@ def _live_poll(poll_id: str, question: Check) -> None:
         if role() == "presenter" and wake.fragment_run():
             st.rerun(scope="app")                         # stopped: "Ask the class" comes back under the question
         return
+    _whole_page()
     options = asked[1]
     read = _read(poll_id)
     with st.container(key="_class_tally"):
