@@ -134,7 +134,7 @@ def values(n: int, wq: np.ndarray, trace: core.MultiHeadTrace) -> np.ndarray | N
     until the input is valid."""
     st.subheader("③ $W_V$: what a word gives, apart from what it is matched on")
     frame.note("values")
-    with folded("Why the weights cannot move"):
+    with folded("The values, in detail"):
         frame.note("values_more")
     d_k, cols = D_MODEL // n, core.head_columns(D_MODEL, n, 0)
     wv_head = frame.control(matrix_input, f"wv{n}", f"Head 1's columns of the value weights ({D_MODEL} rows × {d_k})",

@@ -32,8 +32,9 @@ def plain(text: str) -> str:
 
 
 def seen(at) -> str:
-    """Everything a student can read on the page: its text, headings, metrics and the step bar."""
+    """Everything a student can read on the page: its text, headings, fold labels, metrics and the step bar."""
     parts = [texts(at)] + [h.value for kind in (at.title, at.header, at.subheader) for h in kind]
+    parts += [e.label for e in at.expander]                      # a fold's label: a note's lead-in, in presenter mode
     parts += [f"{m.label} {m.value}" for m in at.metric]
     return plain("\n".join(parts))
 

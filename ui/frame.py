@@ -124,9 +124,9 @@ class Frame:
 
     def note(self, name: str) -> None:
         """A named paragraph from the lesson file's [notes] table; its bold lead-in names the presenter's fold."""
-        text = self.text.notes[name].strip()
-        with self._folded(note_title(text)):
-            if not giveaway.held_back(self.text, f"note:{name}"):
+        text, piece = self.text.notes[name].strip(), f"note:{name}"
+        with self._folded("Note" if giveaway.gives_away(self.text, piece) else note_title(text)):   # its lead-in too
+            if not giveaway.held_back(self.text, piece):
                 st.markdown(text)
 
     def revealed(self, prediction_id: str) -> bool:

@@ -27,11 +27,16 @@ def open_item(slug: str) -> str | None:
     return item if page == slug else None
 
 
+def gives_away(lesson: Lesson, piece: str) -> bool:
+    """True while the class's open question is one ``piece`` of ``lesson`` would answer."""
+    item = open_item(lesson.slug)
+    return item is not None and piece in lesson.gives_away.get(item, ())
+
+
 def held_back(lesson: Lesson, piece: str) -> bool:
     """True, with one caption in the piece's place, while the class's open question is one ``piece`` would
     answer; False (nothing drawn) otherwise."""
-    item = open_item(lesson.slug)
-    if item is None or piece not in lesson.gives_away.get(item, ()):
+    if not gives_away(lesson, piece):
         return False
     st.caption(f":material/visibility_off: {HIDDEN}")
     return True
