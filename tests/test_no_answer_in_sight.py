@@ -16,11 +16,11 @@ import time
 
 import pytest
 
-from devtools.apptest import class_state, fresh, reveal, start_class, texts
+from devtools.apptest import class_state, fresh, open_page, reveal, start_class, texts
 from tests.test_classroom_app import go
 from ui import classroom, controls
 from ui.classroom.polls import answer_key
-from ui.content import APP_DIR, PIECES, lessons, load_lesson
+from ui.content import APP_DIR, PIECES, _giveaways, lessons, load_lesson
 from ui.giveaway import HIDDEN
 
 LESSONS = [p.slug for p in lessons()]
@@ -84,6 +84,26 @@ def test_no_step_label_states_an_answer_of_its_page(slug):
         for item, phrases in t.answer_phrases.items():
             said = [p for p in phrases if plain(p) in plain(label)]
             assert not said, f"{slug}: the step label {label!r} states {item}'s answer ({said})"
+
+
+def test_a_piece_the_frame_does_not_have_is_refused():
+    raw = {"notes": {"draws": "…"}, "predictions": [{"id": "spread", "gives_away": ["note:draws", "analogies"]}]}
+    with pytest.raises(ValueError, match="analogies"):
+        _giveaways(raw, "x.toml")
+    raw["predictions"][0]["gives_away"] = ["note:draws", "note:nowhere"]
+    with pytest.raises(ValueError, match="note:nowhere"):
+        _giveaways(raw, "x.toml")
+    raw["predictions"][0]["gives_away"] = ["note:draws", "analogy"]
+    assert _giveaways(raw, "x.toml")["gives_away"] == {"predict:spread": ("note:draws", "analogy")}
+
+
+@pytest.mark.parametrize("slug", ["sqrt_dk", "positional_encoding"])
+def test_a_learner_on_their_own_sees_every_piece(slug):
+    at = reveal(open_page(slug), slug)
+    t, page = load_lesson(slug), seen(at)
+    pieces = {p for item in t.gives_away.values() for p in item}
+    assert plain(HIDDEN) not in page and pieces
+    assert all(snippet(t.piece(p)) in page for p in pieces if p in ("analogy", "goal"))
 
 
 # --- a class, every question ------------------------------------------------------------------------------------------
