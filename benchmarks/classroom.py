@@ -30,15 +30,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass
 
+from benchmarks import class_steps
+from benchmarks.class_steps import Steps
 from benchmarks.report import machine, pct
-from devtools import harness, ws_client
+from devtools import harness
 from devtools.harness import ROOT, cpu_seconds
-from devtools.ws_client import FINISHED, Client, start_class, widget_state
+from devtools.ws_client import Client, start_class
 
 POLL_ID = "sqrt_dk:predict:spread"
 
@@ -70,38 +71,15 @@ async def open_room(presenter: Client) -> str:
     return await start_class(presenter, "sqrt_dk")
 
 
-@dataclass
-class Moves:
-    follow: list[float]        # each (student, move) shown: seconds from the move to the run showing it
-    presenter: list[float]     # each move: seconds from sending it to the presenter's own run showing it
-    missed: int
-    full: int                  # follows that reran the whole page
-
-
-async def follow_moves(presenter: Client, students: list[Client], moves: int, every: float = 4) -> Moves:
-    """The presenter moves the dₖ slider ``moves`` times, ``every`` seconds apart; each student's time until a
-    finished run shows the new value, the presenter's own, how many (student, move) pairs never showed it
-    within 15 s (or before the next move), and how many of the runs that showed it were the whole page (the
-    others reran the lesson's section alone). Times come from the clients' own receive stamps: how often this
-    loop looks does not change them."""
-    slider = presenter.widgets["sd_dk"]
-    out, n = Moves([], [], 0, 0), len(students)
+async def follow_moves(presenter: Client, students: list[Client], moves: int, every: float = 4) -> Steps:
+    """The presenter moves the dₖ slider ``moves`` times, ``every`` seconds apart (benchmarks/class_steps.py):
+    each student's time until a finished run shows the new value, the presenter's own, how many (student, move)
+    pairs never showed it within 15 s (or before the next move), and how many of the runs that showed it were
+    the whole page (the others reran the lesson's section alone)."""
+    out = Steps()
     for value in [64 + 16 * (i + 1) for i in range(moves)]:
         t_move = time.perf_counter()
-        await presenter.send([widget_state(slider, double_array_value=[value])], fragment_id=slider.fragment_id)
-        deadline = t_move + max(15, every)
-        pending, own = set(range(n)), None
-        while (pending or own is None) and time.perf_counter() < deadline:
-            own = own or presenter.showed("sd_dk", None, t_move)    # its section's run after the move
-            for i in list(pending):
-                run = students[i].showed("sd_dk", (float(value),), t_move)
-                if run is not None:
-                    out.follow.append(run[0] - t_move)
-                    out.full += run[1] == FINISHED
-                    pending.discard(i)
-            await asyncio.sleep(0.005 if n <= 60 else 0.05)
-        out.presenter.append(own[0] - t_move if own is not None else float("inf"))
-        out.missed += len(pending)
+        out.add(await class_steps.move(presenter, students, "sd_dk", float(value), max(15, every)))
         await asyncio.sleep(max(0.0, t_move + every - time.perf_counter()))
     return out
 
@@ -109,33 +87,8 @@ async def follow_moves(presenter: Client, students: list[Client], moves: int, ev
 async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], float, int]:
     """The presenter asks the class and everyone answers at once: each answer's round trip, the time until
     the presenter's panel reads "N of N answered", and the most answers it counted."""
-    ask = presenter.widgets[f"_class_ask__{POLL_ID}"]
-    await presenter.run([widget_state(ask, trigger_value=True)], fragment_id=ask.fragment_id)
-    key = f"_class_answer__{POLL_ID}"
-    wait_s = max(60, len(students) // 2)                 # every student's whole page runs again: a crowd's take a while
-    await asyncio.gather(*(s.until(lambda s=s: key in s.widgets, wait_s) for s in students), return_exceptions=True)
-    for s in students:
-        if key not in s.widgets:                       # an error, reported with the rest: the others answer
-            s.errors.append(f"{s.name}: never showed the question in {wait_s} s (still running a script: "
-                            f"{s.running}; last runs {[status for _, status in s.finished[-3:]]})")
-    students = [s for s in students if key in s.widgets]
-    options = list(students[0].widgets[key].proto.options)
-
-    async def answer(i: int, s: Client) -> float:
-        radio = s.widgets[key]
-        return await s.run([widget_state(radio, string_value=options[i % len(options)])],
-                           fragment_id=radio.fragment_id)
-
-    t_poll = time.perf_counter()
-    answer_rtt = list(await asyncio.gather(*(answer(i, s) for i, s in enumerate(students))))
-    pattern = re.compile(rf"\*\*{len(students)} of \d+ answered\*\*")
-    try:
-        await presenter.until(lambda: any(pattern.fullmatch(m) for m in presenter.markdown[-20:]), wait_s)
-        all_answered = time.perf_counter() - t_poll
-    except TimeoutError:
-        all_answered = float("nan")
-    seen = [int(m.split(" of ")[0].strip("*")) for m in presenter.markdown if m.endswith("answered**")]
-    return answer_rtt, all_answered, max(seen, default=0)
+    got = await class_steps.poll(presenter, students, POLL_ID, max(60, len(students) // 2))
+    return got.answer_rtt, got.all_answered[0], got.counted
 
 
 async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -> Result:
@@ -146,15 +99,9 @@ async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -
     presenter_cpu = await cpu_share(pid)
 
     students = [Client(ws_url, f"student {i}", query=f"room={code}") for i in range(n)]
-    for s in students:
-        await s.open()
     join_s = float(os.environ.get("CLASS_JOIN_S", 180 + n))   # all join at once: a crowd takes a while
-    await asyncio.gather(*(s.run(timeout=join_s) for s in students))
-    # Each tab answers the page's storage read with its follower id, as a browser does at once (without it, a
-    # join waits WAIT_FOR_BROWSER_S, ticking a timer: a browser that runs no scripts).
-    await asyncio.gather(*(ws_client.browser_says(s, f"{i:032x}", join_s) for i, s in enumerate(students)))
-    await asyncio.gather(*(s.until(lambda s=s: s.page_hash == presenter.page_hash
-                                   and "sd_dk" in s.widgets, join_s) for s in students))
+    await class_steps.join(presenter, students, join_s)
+    await asyncio.gather(*(s.until(lambda s=s: "sd_dk" in s.widgets, join_s) for s in students))
     await asyncio.sleep(5)                               # joined, followed, quiet
     idle_cpu = await cpu_share(pid) - presenter_cpu
 

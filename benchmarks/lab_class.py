@@ -77,6 +77,35 @@ def session_fragment(msg, seen: dict) -> None:
         seen["fragment"] = msg.delta.fragment_id
 
 
+async def learner(base: str, cap: dict, text: str, stop: asyncio.Event, out: dict) -> None:
+    """One Lab learner beside a class (benchmarks/cloud_class.py): arrives with its 128-token ``text``, then moves
+    the layer or the head once a second (alternating) until ``stop`` is set. Appends to ``out``'s lists:
+    "arrivals" and "moves" (seconds to script_finished), "bytes" (received per move), "errors"."""
+    seen: dict = {}
+    try:
+        async with connect(base) as ws:
+            took, _ = await _run(ws, frame(cap["full"], cap["ids"], text, 1, 1), out["errors"], 2, seen)
+            out["arrivals"].append(took)
+            step, layer, head = 0, 1, 1
+            while not stop.is_set():
+                tick = time.perf_counter()
+                if step % 2:
+                    head = head % 12 + 1
+                else:
+                    layer = layer % 6 + 1
+                took, size = await _run(ws, frame(cap["fragment"], cap["ids"], text, layer, head,
+                                                  seen.get("fragment")), out["errors"])
+                out["moves"].append(took)
+                out["bytes"].append(size)
+                step += 1
+                try:
+                    await asyncio.wait_for(stop.wait(), max(0.0, 1.0 - (time.perf_counter() - tick)))
+                except TimeoutError:
+                    pass
+    except Exception as err:                              # every failure counts
+        out["errors"].append(f"lab: {type(err).__name__}: {err}"[:200])
+
+
 def load(base: str, pid: int, cap: dict, n: int, seconds: float) -> dict:
     texts = long_sentences(n)
     latencies, arrivals, errors, moved = [], [], [], []
