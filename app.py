@@ -2,12 +2,14 @@
 
 import streamlit as st
 
-from ui import entry, heap, navigation
+from ui import entry, heap, navigation, streamlit_private
 
 entry.use_navigation_only()
 # No page_title: set here it would name every tab; without it each tab takes its page's title (the lesson's).
 st.set_page_config(page_icon=navigation.ICON, layout="wide")
 sections = navigation.navigation_pages()
+# The theme picked in Settings kept for every page; links to the app's own pages followed in this tab.
+streamlit_private.keep_in_browser(navigation.url_paths())
 # Expanded: with more than twelve pages a collapsed menu hides some behind "View more"; every lesson shows.
 st.navigation(sections, expanded=True).run()
 heap.settle_heap()

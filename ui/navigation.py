@@ -28,6 +28,14 @@ def navigation_pages() -> dict[str, list[st.Page]]:
     return sections
 
 
+@functools.cache                                          # no arguments: made once per process
+def url_paths() -> list[str]:
+    """Every page's URL path under the app's root, "" for the default page (which also answers to its own name),
+    for scripts that must know each page's address (``ui.streamlit_private.keep_in_browser``)."""
+    paths = [p.url_path for p in _page_templates().values()]
+    return paths + [slug for slug, p in _page_templates().items() if p.url_path == "" and slug not in paths]
+
+
 def page(slug: str) -> st.Page:
     """Lesson ``slug``'s page (a copy), for st.page_link and st.switch_page: a page object, not a path,
     since Streamlit resolves a path on the disk for every link and switch on every run."""

@@ -51,6 +51,22 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
     browser's history, one entry back. ``QueryParams._initial_query_params`` (``reseed_query_param``): the
     link's values a bound widget takes on its first run, replaced by the same values without invisible or
     direction-changing characters. Without it: a link's U+202E shows in the box it fills.
+12. The frontend's own browser storage and links (``keep_in_browser``, ``close_sidebar``), through streamlit_js_eval
+    (as ui/progress.py uses it), each script installed once per page load, sending nothing back (no rerun), in a
+    frame hidden with ``display: none``. The theme picked in the Settings menu is kept in localStorage under
+    ``THEME_ITEM`` with the path the page was *loaded* at, so a reload on another page forgot it;
+    ``keep_in_browser`` copies it to every page's item of the app's navigation as it is picked (a click in
+    ``stThemeSwitcher``), and when the page is left or hidden if it changed meanwhile. The lessons' list scrolls in
+    a box of its own (ui/classroom/sidebar_ui.py): the current page's link (``stSidebarNavItems``, ``aria-current``)
+    is scrolled into that box's view on each page change. A Markdown link is opened in a new tab unless it starts
+    with ``#``; a link to one of the app's own pages (``[Jacobian](./glossary#jacobian)``) is followed through that
+    page's link in the sidebar's navigation instead (``stSidebarNavLink``: this tab, this session), then scrolled to
+    its anchor. ``close_sidebar`` presses the sidebar's collapse button (``stSidebar``'s ``data-collapsed``,
+    ``stSidebarCollapseButton``) once per join on a screen up to ``TABLET_PX`` wide: ``initial_sidebar_state``
+    cannot do it, since the frontend lets the learner's own last toggle (kept in localStorage) win over it, and a
+    student who typed a code opened the sidebar to do so. Without them: the theme is forgotten on reload, glossary
+    links open a second tab (a student's class left behind in the first), and a joined tablet keeps the sidebar over
+    the lesson.
 """
 
 from __future__ import annotations
@@ -61,12 +77,13 @@ from dataclasses import dataclass
 
 SCRIPT_CONTEXT_LOGGER = "streamlit.runtime.scriptrunner_utils.script_run_context"
 
-# Every data-testid ui/present.py's styles and scripts select (a test checks the list against that file).
+# Every data-testid the app's styles and scripts select (ui/present.py's, the sidebar's, this module's own;
+# a test checks the list against the app's files).
 TEST_IDS = frozenset({
     "stButtonGroup", "stCaptionContainer", "stColumn", "stElementContainer", "stExpander", "stMain",
     "stMainBlockContainer", "stMarkdownContainer", "stMetricLabel", "stMetricValue", "stMultiSelect",
-    "stNavSectionHeader", "stPageLink", "stPlotlyChart", "stRadio", "stSidebarNav", "stSidebarNavLink",
-    "stSkeleton", "stTable",
+    "stNavSectionHeader", "stPageLink", "stPlotlyChart", "stRadio", "stSidebar", "stSidebarCollapseButton",
+    "stSidebarNav", "stSidebarNavItems", "stSidebarNavLink", "stSkeleton", "stTable", "stThemeSwitcher",
 })
 # Class names Streamlit's frontend gives elements: a keyed element's class prefix, a nav label's ellipsis.
 CLASS_NAMES = frozenset({"st-key-", "stMarkdownEllipsis"})
@@ -230,3 +247,132 @@ def rerun_session(session, fragment_id: str | None = None, moved: tuple[str, str
 def load_emoji_table() -> None:
     """Compile the emoji table Streamlit checks an alert's or a pill's label against (once per process)."""
     import streamlit.emojis  # noqa: F401  (compiled as it is imported)
+
+
+# --- 12. the frontend's browser storage and links --------------------------------------------------------------
+
+THEME_ITEM = "stActiveTheme-{path}-v2"     # the frontend's localStorage item for the theme, per load path
+TABLET_PX = 1024                           # a joined student's sidebar closes on screens up to this wide
+_HOOKS_KEY = "_app_browser"                # the keyed container the scripts' frames sit in, hidden
+_HOOKS_CSS = "<style>.st-key-_app_browser, .st-key-_class_sidebar_close { display: none; }</style>"
+
+# Run in the app's own window (``w.Function``), so its listeners outlive the component's frame. ``PAGES`` is the
+# navigation's URL paths ("" for the default page), never user text.
+_HOOKS_JS = frontend("""
+const w = window, d = w.document, pages = PAGES, item = p => THEME_ITEM.replace("{path}", p);
+if (w.__attnHooks) return;
+w.__attnHooks = true;
+const trim = p => p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
+const base = p => {
+  for (const name of pages) if (name && trim(p).endsWith("/" + name)) return trim(p).slice(0, -name.length);
+  return p.endsWith("/") ? p : p + "/";
+};
+const loaded = new URL((w.performance.getEntriesByType("navigation")[0] || {}).name || w.location.href).pathname;
+const read = () => { try { return w.localStorage.getItem(item(loaded)); } catch (e) { return null; } };
+const first = read();
+const keep = force => {
+  const theme = read();
+  if (theme === null || (!force && theme === first)) return;      // not chosen in this page load: left alone
+  try {
+    const root = base(loaded), paths = new Set(pages.map(n => root + n));
+    if (root.length > 1) paths.add(trim(root));
+    paths.forEach(p => { if (w.localStorage.getItem(item(p)) !== theme) w.localStorage.setItem(item(p), theme); });
+  } catch (e) { /* storage refused: nothing kept, as before */ }
+};
+d.addEventListener("click", e => {
+  if (e.target.closest && e.target.closest('[data-testid="stThemeSwitcher"]')) setTimeout(() => keep(true), 0);
+}, true);
+w.addEventListener("pagehide", () => keep(false));
+d.addEventListener("visibilitychange", () => { if (d.visibilityState === "hidden") keep(false); });
+const showPage = () => {
+  const box = d.querySelector('[data-testid="stSidebarNavItems"]');
+  const here = box && box.querySelector('[data-testid="stSidebarNavLink"][aria-current="page"]');
+  if (!here) return;
+  const top = here.getBoundingClientRect().top - box.getBoundingClientRect().top;
+  if (top < 0 || top + here.offsetHeight > box.clientHeight) box.scrollTop += top - box.clientHeight / 3;
+};
+new MutationObserver(showPage).observe(d.body, {subtree: true, attributes: true, attributeFilter: ["aria-current"]});
+setTimeout(showPage, 500);
+const scrollTo = (path, anchor, started) => {
+  const el = trim(w.location.pathname) === path ? d.getElementById(anchor) : null;
+  if (!el) { if (Date.now() - started < 15000) setTimeout(() => scrollTo(path, anchor, started), 100); return; }
+  const mark = () => {
+    if (w.location.hash !== "#" + anchor && trim(w.location.pathname) === path)
+      w.history.replaceState(w.history.state, "", w.location.pathname + w.location.search + "#" + anchor);
+  };
+  const box = el.closest('[data-testid="stElementContainer"]') || el;
+  mark();
+  box.scrollIntoView({block: "start"});
+  setTimeout(() => {
+    mark();
+    if (Math.abs(box.getBoundingClientRect().top) > 120) box.scrollIntoView({block: "start"});
+  }, 600);
+};
+d.addEventListener("click", e => {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = e.target.closest && e.target.closest('[data-testid="stMarkdownContainer"] a[href]');
+  if (!a || (a.getAttribute("href") || "").startsWith("#")) return;
+  const url = new URL(a.getAttribute("href"), w.location.href);
+  if (url.origin !== w.location.origin) return;
+  const path = trim(url.pathname);
+  const nav = Array.from(d.querySelectorAll('[data-testid="stSidebarNavLink"]'))
+    .find(l => trim(new URL(l.href, w.location.href).pathname) === path);
+  if (!nav && !pages.some(n => trim(base(path) + n) === path)) return;     // not one of the app's pages
+  e.preventDefault();
+  e.stopPropagation();
+  if (!nav) { w.location.assign(url.href); return; }
+  nav.click();
+  if (url.hash.length > 1) scrollTo(path, decodeURIComponent(url.hash.slice(1)), Date.now());
+}, true);
+""")
+
+_CLOSE_JS = frontend("""(() => { const w = window.parent, d = w.document;
+  if (w.__attnSidebarClosed === TOKEN) return "done";
+  w.__attnSidebarClosed = TOKEN;
+  if (w.innerWidth > WIDTH) return "wide";
+  const bar = d.querySelector('[data-testid="stSidebar"]');
+  const button = d.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (bar && bar.getAttribute("data-collapsed") === "false" && button) button.click();
+  return "closed";
+})()""")
+
+
+def _run_in_browser(expression: str, key: str) -> None:
+    """Run ``expression`` in the browser once per change of it; no answer comes back, so no rerun."""
+    from streamlit_js_eval import streamlit_js_eval
+
+    streamlit_js_eval(js_expressions=expression, want_output=False, key=key)
+
+
+def hooks_script(page_paths: list[str]) -> str:
+    """The expression ``keep_in_browser`` runs: the hooks, installed in the app's window once per page load."""
+    import json
+
+    body = _HOOKS_JS.replace("PAGES", json.dumps(page_paths)).replace("THEME_ITEM", json.dumps(THEME_ITEM))
+    return f"(() => {{ const w = window.parent; w.Function({json.dumps(body)}).call(w); return 'hooked'; }})()"
+
+
+def keep_in_browser(page_paths: list[str]) -> None:
+    """The chosen theme kept for every page in ``page_paths`` (the navigation's URL paths), and links to the app's
+    own pages followed in this tab. Drawn by app.py on every run, in a hidden frame (nothing without a browser)."""
+    import streamlit as st
+
+    if not served():
+        return
+    st.html(_HOOKS_CSS)
+    with st.sidebar, st.container(key=_HOOKS_KEY):
+        _run_in_browser(hooks_script(page_paths), key="_app_browser_hooks")
+
+
+def close_sidebar(token: str) -> None:
+    """Close the sidebar once for ``token`` (one join) on a screen up to ``TABLET_PX`` wide, where it covers the
+    lesson; wider, and for every later run of the same join, nothing. In a hidden frame (nothing without a browser)."""
+    import json
+
+    import streamlit as st
+
+    if not served():
+        return
+    expression = _CLOSE_JS.replace("TOKEN", json.dumps(token)).replace("WIDTH", str(TABLET_PX))
+    with st.container(key="_class_sidebar_close"):
+        _run_in_browser(expression, key="_class_sidebar_close_" + re.sub(r"\W", "_", token))

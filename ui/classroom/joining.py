@@ -39,6 +39,7 @@ WAIT_FOR_BROWSER_S = 2.0              # a join waits this long at most for the b
 _SEPARATORS = re.compile(r"[\s\-‐-―]+")   # spaces and hyphens (and dashes) people type inside a code
 _TOKEN_FORM = re.compile(rf"[0-9a-f]{{{JOIN_TOKEN_CHARS}}}")
 _TOKEN = "_class_join_token"          # a pending join's token, until the browser says its follower id
+_JOINED = "_class_joined"             # this session's latest join: its code and moment (``joined``)
 
 UNKNOWN = "There is no class with that code: it may have ended, or the code is mistyped."
 BAD_LINK = "The link's class code is not one this app makes (6 letters and digits), so you are not following a class."
@@ -249,3 +250,10 @@ def _become_student(code: str, offline: bool) -> None:
     s = state()
     s.role, s.code, s.following, s.offline = "student", code, True, offline
     st.query_params["room"] = code
+    st.session_state[_JOINED] = f"{code}_{time.time_ns()}"
+
+
+def joined() -> str:
+    """This session's latest join, as a token of its own (the code and the moment): what the sidebar closes for,
+    once (``ui.streamlit_private.close_sidebar``)."""
+    return str(st.session_state.get(_JOINED, ""))

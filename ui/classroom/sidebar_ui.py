@@ -16,7 +16,12 @@ from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, ro
 
 _JOIN_CODE = "_class_join_code"
 # The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them.
-_HIDDEN_CSS = "<style>.st-key-_class_browser, .st-key-_class_browser_keep { display: none; }</style>"
+# The lessons' list scrolls within the top of the sidebar (about 20 links, 900 px at 1280×720), so the Classroom
+# section below it is in view at once; every lesson stays in it, in order.
+_SIDEBAR_CSS = private.frontend("""<style>
+.st-key-_class_browser, .st-key-_class_browser_keep { display: none; }
+[data-testid="stSidebarNavItems"] { max-height: 45vh; overflow-y: auto; overscroll-behavior: contain; }
+</style>""")
 WAIT_EVERY_S = 0.5            # a join waiting for the browser's follower id looks again this often
 
 
@@ -34,7 +39,7 @@ def sidebar(slug: str) -> bool:
     threads.ensure_running()                            # the listener and the watcher (once per process)
     applied = False
     with st.sidebar:
-        st.html(_HIDDEN_CSS)
+        st.html(_SIDEBAR_CSS)
         with st.container(key="_class_browser"):        # the browser-storage scripts: no room on screen
             browser.read()                              # this browser's follower id and this tab's class
             settled = joining.arrive()
@@ -53,6 +58,8 @@ def sidebar(slug: str) -> bool:
         st.subheader("Classroom")
         with st.container(key="_class_browser_keep"):
             browser.keep_presenter((s.code, s.key) if role() == "presenter" and s.key else None)
+            if role() == "student":
+                private.close_sidebar(joining.joined())  # once per join, on a tablet or phone: the lesson in full
         if role() == "presenter":
             presenting.panel(slug)
         elif role() == "student":
