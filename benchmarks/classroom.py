@@ -32,13 +32,15 @@ import asyncio
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from benchmarks import class_steps
+from benchmarks import class_steps, where_time_goes
 from benchmarks.class_steps import Steps
 from benchmarks.report import machine, pct
 from devtools import harness
 from devtools.harness import ROOT, cpu_seconds
+from devtools.targets import Target, table
 from devtools.ws_client import Client, start_class
 
 POLL_ID = "sqrt_dk:predict:spread"
@@ -57,6 +59,7 @@ class Result:
     all_answered: float
     counted: int
     errors: list[str]
+    profile: dict[str, float] = field(default_factory=dict)   # busy samples' share per kind, over the moves
 
 
 async def cpu_share(pid: int, seconds: float = 20) -> float:
@@ -91,7 +94,7 @@ async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], 
     return got.answer_rtt, got.all_answered[0], got.counted
 
 
-async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -> Result:
+async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4, profile: Path | None = None) -> Result:
     ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
     code = await open_room(presenter)
@@ -105,13 +108,16 @@ async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4) -
     await asyncio.sleep(5)                               # joined, followed, quiet
     idle_cpu = await cpu_share(pid) - presenter_cpu
 
+    sampled0 = where_time_goes.read(profile) if profile else {}
     m = await follow_moves(presenter, students, moves, every)
+    await asyncio.sleep(2.5)                             # the sampler's next write covers the last move
+    where = where_time_goes.shares(sampled0, where_time_goes.read(profile)) if profile else {}
     answer_rtt, all_answered, counted = await poll(presenter, students)
     errors = [e for c in (presenter, *students) for e in c.errors]
     for c in (presenter, *students):
         await c.close()
     return Result(n, m.follow, m.presenter, m.missed, m.full, idle_cpu, presenter_cpu, answer_rtt, all_answered,
-                  counted, errors)
+                  counted, errors, where)
 
 
 CROWD = 500                    # issue 29's crowd: from this size on, its targets apply
@@ -153,12 +159,29 @@ def report(results: list[Result], moves: int, machine: str, every: float = 4) ->
     return "\n".join(lines)
 
 
+def issue48(results: list[Result]) -> list[str]:
+    """Issue 48's lecture hall on one process (followers' p95 ≤ 5 s, the presenter's own update p95 ≤ 300 ms; a
+    move never shown counts as slower than any limit), and where the server's time went, when sampled."""
+    found = [t for r in results for t in (
+        Target(f"{r.students} followers, one process: follow p95", pct(r.follow + [float("inf")] * r.missed, 0.95),
+               5, "s"),
+        Target(f"{r.students} followers, one process: presenter's own update p95", pct(r.presenter, 0.95) * 1000,
+               300, "ms"))]
+    lines = table(found)
+    if any(r.profile for r in results):
+        lines += ["", "Where the server's busy threads were during the moves (benchmarks/where_time_goes.py):"]
+        lines += [where_time_goes.line(f"{r.students} followers", r.profile) for r in results]
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[30, 60])
     parser.add_argument("--moves", type=int, default=8)
     parser.add_argument("--every", type=float, default=None, help="seconds between moves (4; 10 for --crowd)")
     parser.add_argument("--crowd", action="store_true", help=f"a crowd of {CROWD} students (issue 29)")
+    parser.add_argument("--profile", action="store_true",
+                        help="sample where the server's time goes during the moves (benchmarks/where_time_goes.py)")
     args = parser.parse_args()
     students = [CROWD] if args.crowd else args.students
     every = args.every if args.every is not None else (10.0 if args.crowd else 4.0)
@@ -166,11 +189,13 @@ def main() -> None:
     start_load = os.getloadavg()[0]
     for n in students:
         log = open(ROOT / "artifacts" / f"classroom-bench-{n}.log", "w")
-        with harness.serve(log=log) as (proc, base, _):           # a fresh server per class size
-            results.append(asyncio.run(classroom(base, proc.pid, n, args.moves, every)))
+        profile = ROOT / "artifacts" / f"where-time-goes-classroom-{n}.json" if args.profile else None
+        with harness.serve(log=log, env=where_time_goes.env(profile) if profile else None) as (proc, base, _):
+            results.append(asyncio.run(classroom(base, proc.pid, n, args.moves, every, profile)))
         log.close()
         print(f"{n} students done", file=sys.stderr)
     print(report(results, args.moves, machine(start_load), every))
+    print("\n" + "\n".join(issue48(results)))
 
 
 if __name__ == "__main__":

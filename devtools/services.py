@@ -3,7 +3,9 @@
 redis-server runs on a free port on 127.0.0.1 with no persistence (``--save "" --appendonly no``), so a
 restart loses every key, as a fresh container would. haproxy runs deploy/haproxy.cfg itself, with its
 addresses given through environment variables (HAProxy expands "${VAR}" in its configuration), so the
-test and the compose file use one file.
+test and the compose file use one file. For more replicas than the shipped file's two (a benchmark's four), a
+copy of it gets one more "server" line per replica, made from app2's (``haproxy_cfg``): the shipped file
+keeps naming only the services deploy/compose.yaml starts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -90,25 +93,46 @@ def redis_server():
         server.stop()
 
 
+SHIPPED_REPLICAS = 2           # the "server" lines deploy/haproxy.cfg has (app1, app2)
+
+
 def haproxy_env(port: int, backends: list[int]) -> dict[str, str]:
-    """The variables deploy/haproxy.cfg reads, for app processes on 127.0.0.1 at ``backends`` (one or two:
-    with one, both server lines point at it)."""
+    """The variables deploy/haproxy.cfg (or its copy from ``haproxy_cfg``) reads, for app processes on 127.0.0.1
+    at ``backends`` (with one, both of the shipped server lines point at it)."""
     env = dict(os.environ)
-    env.update({"HAPROXY_BIND": f"127.0.0.1:{port}",
-                "APP1_ADDR": f"127.0.0.1:{backends[0]}", "APP2_ADDR": f"127.0.0.1:{backends[-1]}"})
+    env["HAPROXY_BIND"] = f"127.0.0.1:{port}"
+    for k in range(1, max(SHIPPED_REPLICAS, len(backends)) + 1):
+        env[f"APP{k}_ADDR"] = f"127.0.0.1:{backends[min(k, len(backends)) - 1]}"
     return env
+
+
+def haproxy_cfg(replicas: int) -> Path:
+    """deploy/haproxy.cfg for ``replicas`` app servers: the shipped file itself up to its two; past that, a copy in
+    a temporary file with one more "server" line per replica, made from app2's (``app3 "${APP3_ADDR-app3:8501}"
+    cookie app3`` and so on)."""
+    if replicas <= SHIPPED_REPLICAS:
+        return HAPROXY_CFG
+    text = HAPROXY_CFG.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.strip().startswith("server app2 "))
+    extra = [line.replace("app2", f"app{k}").replace("APP2_", f"APP{k}_")
+             for k in range(SHIPPED_REPLICAS + 1, replicas + 1)]
+    copy = tempfile.NamedTemporaryFile("w", suffix=".cfg", prefix="haproxy-", delete=False, encoding="utf-8")
+    with copy:
+        copy.write(text.replace(line, "\n".join([line, *extra])))
+    return Path(copy.name)
 
 
 @contextmanager
 def haproxy(backends: list[int], log=None):
-    """Debian's haproxy running deploy/haproxy.cfg in front of app servers on ``backends``; yields
-    (its URL, its process)."""
+    """Debian's haproxy running deploy/haproxy.cfg (``haproxy_cfg``: a copy with more server lines past two) in
+    front of app servers on ``backends``; yields (its URL, its process)."""
     port = free_port()
     env = haproxy_env(port, backends)
-    check = subprocess.run([HAPROXY, "-c", "-f", str(HAPROXY_CFG)], env=env, capture_output=True, text=True)
+    cfg = haproxy_cfg(len(backends))
+    check = subprocess.run([HAPROXY, "-c", "-f", str(cfg)], env=env, capture_output=True, text=True)
     if check.returncode != 0:
-        raise RuntimeError(f"haproxy -c rejected {HAPROXY_CFG}:\n{check.stdout}{check.stderr}")
-    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(HAPROXY_CFG)], env=env,
+        raise RuntimeError(f"haproxy -c rejected {cfg}:\n{check.stdout}{check.stderr}")
+    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(cfg)], env=env,
                             stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
@@ -128,3 +152,5 @@ def haproxy(backends: list[int], log=None):
         yield base, proc
     finally:
         stop(proc)
+        if cfg != HAPROXY_CFG:
+            cfg.unlink(missing_ok=True)
