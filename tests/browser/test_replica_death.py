@@ -142,11 +142,14 @@ def test_a_student_whose_replica_dies_follows_again_from_the_other_with_their_an
     wait_following(student, code, WAIT_MS, who="the student")
     _presenter_text(presenter, "1 student following")
     _presenter_text(presenter, "1 of 1 answered")                           # the answer given before it died
+    radios = student.locator(RADIO).first.locator('input[type="radio"]')
+    harness.until(lambda: radios.nth(1).is_checked(), WAIT_MS / 1000, "the student's counted answer on their page",
+                  pause=student.wait_for_timeout)                           # shown as it counts, not blank
     assert student.evaluate("() => window.__refusedWhileAway === true"), \
         "the class's radio took answers while the page had no server"
 
     student.locator(RADIO).first.locator("label").nth(1).click()            # an answer after: counted, once
-    harness.until(lambda: student.locator(RADIO).first.locator('input[type="radio"]').nth(0).is_checked(),
+    harness.until(lambda: radios.nth(0).is_checked(),
                   WAIT_MS / 1000, "the new answer on the student's page", pause=student.wait_for_timeout)
     _presenter_text(presenter, "1 of 1 answered")
     student.screenshot(path=SHOTS / "replica_death_student_back.png")

@@ -40,6 +40,7 @@ _REFUSED = "_class_refused"   # poll id -> why this follower's last vote was not
 _SHOWN = "_class_shown"       # presenter: (poll id, round) whose results were shown before the reveal
 _FIRST = "_class_first"       # presenter: poll id -> its first vote's counts, once asked again
 _JUST_VOTED = "_class_just_voted"
+_LOOKED = "_class_looked"     # (class code, poll id, round) whose counted answer this session has asked the room for
 _WHOLE_PAGE = "_class_whole_page"   # presenter: asked, revealed or asked again in a section's run: rerun the page
 QUESTION_KEY = "_class_question"   # the class's question on a follower's page (ui.classroom.guide scrolls to it)
 
@@ -106,6 +107,24 @@ def _send_vote(poll: Poll, widget_key: str) -> None:
         st.session_state[_JUST_VOTED] = True
 
 
+def _counted_before(poll: Poll) -> tuple[int, str] | None:
+    """The answer the room holds for this follower this round, asked once per round: a page that started again (a
+    reload, another replica after its own died) shows the answer that counts, not a blank radio."""
+    looked, s = st.session_state.setdefault(_LOOKED, set()), state()
+    asked = (s.code, poll.poll_id, poll.round)
+    if asked in looked or not s.me:
+        return None
+    looked.add(asked)
+    try:
+        option = room_store().chosen(s.code, poll.poll_id, s.me, time.time())
+    except (RoomError, StoreUnavailable, ValueError):
+        return None
+    if option not in poll.options:
+        return None
+    st.session_state.setdefault(_VOTES, {})[poll.poll_id] = (poll.round, option)
+    return poll.round, option
+
+
 def student_poll(poll_id: str, label: str, question: Check) -> bool:
     """For a following student whose class is answering this question: the class's radio in its place,
     drawn in the caller's container; a second round starts it afresh. Returns False, drawing nothing,
@@ -117,6 +136,8 @@ def student_poll(poll_id: str, label: str, question: Check) -> bool:
     # value while its key stays the same).
     widget_key = answer_key(poll_id, poll.round)
     kept = st.session_state.get(_VOTES, {}).get(poll_id)
+    if kept is None or kept[0] != poll.round:
+        kept = _counted_before(poll) or kept
     if kept is not None and kept[0] == poll.round and widget_key not in st.session_state:
         st.session_state[widget_key] = kept[1]            # a run that did not draw it dropped its value
     with st.container(key=QUESTION_KEY):
