@@ -284,15 +284,19 @@ d.addEventListener("click", e => {
 }, true);
 w.addEventListener("pagehide", () => keep(false));
 d.addEventListener("visibilitychange", () => { if (d.visibilityState === "hidden") keep(false); });
-const showPage = () => {
+let shown = null, queued = false;
+const showPage = () => {                          // once per page shown: the learner may scroll the list after
+  queued = false;
   const box = d.querySelector('[data-testid="stSidebarNavItems"]');
   const here = box && box.querySelector('[data-testid="stSidebarNavLink"][aria-current="page"]');
-  if (!here) return;
+  if (!here || here === shown || !box.clientHeight) return;
+  shown = here;
   const top = here.getBoundingClientRect().top - box.getBoundingClientRect().top;
   if (top < 0 || top + here.offsetHeight > box.clientHeight) box.scrollTop += top - box.clientHeight / 3;
 };
-new MutationObserver(showPage).observe(d.body, {subtree: true, attributes: true, attributeFilter: ["aria-current"]});
-setTimeout(showPage, 500);
+new MutationObserver(() => { if (!queued) { queued = true; w.requestAnimationFrame(showPage); } })
+  .observe(d.body, {subtree: true, childList: true, attributes: true, attributeFilter: ["aria-current"]});
+showPage();
 const scrollTo = (path, anchor, started) => {
   const el = trim(w.location.pathname) === path ? d.getElementById(anchor) : null;
   if (!el) { if (Date.now() - started < 15000) setTimeout(() => scrollTo(path, anchor, started), 100); return; }

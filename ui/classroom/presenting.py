@@ -53,9 +53,8 @@ PRESENT_EVERY_S = 0.5         # the presenter's publish check and follower count
 PUBLIC_URL_ENV = "ATTENTION_PUBLIC_URL"
 UNREACHABLE = ("**Phones cannot open this link**: it points to this computer (localhost). Open the app at this "
                "computer's network address instead, or set `ATTENTION_PUBLIC_URL` (README, *Running a live class*).")
-LOOPBACK_PUBLIC = ("**Phones cannot open this link**: the public address set for the class points to this computer "
-                   "({host}). Set `ATTENTION_PUBLIC_URL` (or `public_url` in the secrets) to the address students "
-                   "reach the app at (README, *Running a live class*).")
+LOOPBACK_PUBLIC = ("**Phones cannot open this link**: the public address set points to this computer ({host}). Set "
+                   "`ATTENTION_PUBLIC_URL` to the address students reach the app at (README, *Running a live class*).")
 
 
 def start() -> None:
