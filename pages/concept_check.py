@@ -11,7 +11,7 @@ from ui.frame import lesson
 frame = lesson("concept_check")                 # the title and the question; the sidebar and the class
 frame.heading()
 st.info(frame.text.analogy.strip(), icon=":material/lightbulb:")
-st.markdown(checks.how(frame.text.notes))       # in class, what the class does; alone, the two tries
+st.markdown(checks.how(frame.text.notes["how"], frame.text.notes["in_class"]))   # alone: two tries; in class: the class
 
 questions = concept_check.questions()
 if not checks.class_check(questions):           # a presenter's controls, or a following student's form

@@ -43,10 +43,10 @@ def in_class() -> bool:
     return role() == "presenter" or following()
 
 
-def how(notes: dict[str, str]) -> str:
+def how(alone: str, in_class_text: str) -> str:
     """How the check works, for this learner: in class, what the class does (the presenter opens each check, the
-    answers go to the class, the presenter reveals); alone, the two tries (the lesson file's notes)."""
-    return notes["in_class" if in_class() else "how"].strip()
+    answers go to the class, the presenter reveals); alone, the two tries (two notes of the lesson file)."""
+    return (in_class_text if in_class() else alone).strip()
 
 
 def class_check(questions: tuple[ConceptQuestion, ...]) -> bool:
