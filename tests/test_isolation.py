@@ -233,7 +233,7 @@ PROCESS_WIDE = {
     # Streamlit's switch for old-style pages/ apps is a property of the server process; ui/entry.py turns it
     # off (through ui/streamlit_private.py) so that deep links run through app.py (see its docstring). No
     # session's data is involved.
-    "ui/streamlit_private.py:110: writes into imported, shared state: PagesManager.uses_pages_directory",
+    "ui/streamlit_private.py:111: writes into imported, shared state: PagesManager.uses_pages_directory",
     # Which lessons this server process has started warming (ui/warm.py): one entry per lesson, under a
     # lock; it holds threads, never a session's data, and is meant to be shared by every session.
     "ui/warm.py:97: constant '_STARTED' is mutated in place; every session would see the change",

@@ -84,6 +84,7 @@ TEST_IDS = frozenset({
     "stMainBlockContainer", "stMarkdownContainer", "stMetricLabel", "stMetricValue", "stMultiSelect",
     "stNavSectionHeader", "stPageLink", "stPlotlyChart", "stRadio", "stSidebar", "stSidebarCollapseButton",
     "stSidebarNav", "stSidebarNavItems", "stSidebarNavLink", "stSkeleton", "stTable", "stThemeSwitcher",
+    "stVerticalBlock",
 })
 # Class names Streamlit's frontend gives elements: a keyed element's class prefix, a nav label's ellipsis.
 CLASS_NAMES = frozenset({"st-key-", "stMarkdownEllipsis"})
@@ -254,7 +255,12 @@ def load_emoji_table() -> None:
 THEME_ITEM = "stActiveTheme-{path}-v2"     # the frontend's localStorage item for the theme, per load path
 TABLET_PX = 1024                           # a joined student's sidebar closes on screens up to this wide
 _HOOKS_KEY = "_app_browser"                # the keyed container the scripts' frames sit in, hidden
-_HOOKS_CSS = "<style>.st-key-_app_browser, .st-key-_class_sidebar_close { display: none; }</style>"
+# The keyed container and the wrapper Streamlit puts around it: a wrapper left in place, empty, still takes the
+# sidebar's gap (16 px, every element below it moved down).
+_HOOKS_CSS = frontend("<style>.st-key-_app_browser, .st-key-_class_sidebar_close, "
+                     'div:not([data-testid="stVerticalBlock"]):has(> .st-key-_app_browser), '
+                     'div:not([data-testid="stVerticalBlock"]):has(> .st-key-_class_sidebar_close) '
+                     "{ display: none; }</style>")
 
 # Run in the app's own window (``w.Function``), so its listeners outlive the component's frame. ``PAGES`` is the
 # navigation's URL paths ("" for the default page), never user text.
@@ -289,7 +295,7 @@ const showPage = () => {                          // once per page shown: the le
   queued = false;
   const box = d.querySelector('[data-testid="stSidebarNavItems"]');
   const here = box && box.querySelector('[data-testid="stSidebarNavLink"][aria-current="page"]');
-  if (!here || here === shown || !box.clientHeight) return;
+  if (!here || here === shown || box.scrollHeight <= box.clientHeight) return;   // not (yet) a box that scrolls
   shown = here;
   const top = here.getBoundingClientRect().top - box.getBoundingClientRect().top;
   if (top < 0 || top + here.offsetHeight > box.clientHeight) box.scrollTop += top - box.clientHeight / 3;
@@ -363,7 +369,7 @@ def keep_in_browser(page_paths: list[str]) -> None:
 
     if not served():
         return
-    st.html(_HOOKS_CSS)
+    st.html(_HOOKS_CSS)                                  # style only: Streamlit gives it no space
     with st.sidebar, st.container(key=_HOOKS_KEY):
         _run_in_browser(hooks_script(page_paths), key="_app_browser_hooks")
 
@@ -378,5 +384,5 @@ def close_sidebar(token: str) -> None:
     if not served():
         return
     expression = _CLOSE_JS.replace("TOKEN", json.dumps(token)).replace("WIDTH", str(TABLET_PX))
-    with st.container(key="_class_sidebar_close"):
+    with st.container(key="_class_sidebar_close"):       # hidden by _HOOKS_CSS (app.py draws it on every run)
         _run_in_browser(expression, key="_class_sidebar_close_" + re.sub(r"\W", "_", token))

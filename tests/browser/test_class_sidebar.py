@@ -68,6 +68,7 @@ def test_a_tablets_sidebar_closes_once_its_student_joins_and_stays_open_otherwis
     typed.get_by_role("button", name="Join", exact=True).click()
     wait_following(typed, code, WAIT_MS)
     _stays(typed, typed_runs, collapsed=True)                   # joined: the lesson fills the tablet
+    assert _no_gap_for_scripts(typed, ".st-key-_class_browser_keep")
     _open_sidebar(typed)                                        # opened again by hand: it stays open now
     _stays(typed, typed_runs, collapsed=False)
     assert typed.get_by_role("button", name="Leave the class").is_visible()
@@ -99,6 +100,9 @@ def test_the_classroom_section_is_in_the_sidebars_first_screen(devices, server, 
     harness.Runs(page).open(harness.page_url(server, slug))
     heading = page.locator(SIDEBAR).get_by_role("heading", name="Classroom")
     heading.wait_for(timeout=WAIT_MS)
+    # The app's styles apply a moment after the first page is drawn (Streamlit draws style-only HTML last).
+    page.wait_for_function("() => getComputedStyle(document.querySelector('[data-testid=stSidebarNavItems]'))"
+                           ".maxHeight !== 'none'", timeout=WAIT_MS)
     box, sidebar = heading.bounding_box(), page.locator(SIDEBAR).bounding_box()
     assert box["y"] + box["height"] <= sidebar["y"] + 720, (box, sidebar)
     assert page.get_by_role("button", name="Start a class").bounding_box()["y"] < 720
@@ -112,3 +116,12 @@ def test_the_classroom_section_is_in_the_sidebars_first_screen(devices, server, 
         .getBoundingClientRect(), a = document.querySelector('[data-testid=stSidebarNavLink][aria-current=page]')
         .getBoundingClientRect(); return a.top >= b.top - 1 && a.bottom <= b.bottom + 1; }""", timeout=WAIT_MS)
     assert current.count() == 1 and items["height"] < 720 / 2
+    assert _no_gap_for_scripts(page, ".st-key-_app_browser")     # the app's hidden scripts move nothing down
+
+
+def _no_gap_for_scripts(page, selector: str) -> bool:
+    """The hidden scripts' keyed container is there, and neither it nor the wrapper around it is displayed (an
+    empty wrapper still takes the sidebar's gap, moving everything below it down)."""
+    page.locator(selector).first.wait_for(state="attached", timeout=WAIT_MS)
+    return page.evaluate("""s => [...document.querySelectorAll(s)].every(e =>
+        getComputedStyle(e).display === 'none' && getComputedStyle(e.parentElement).display === 'none')""", selector)

@@ -15,11 +15,16 @@ from ui.classroom.rooms import room_store
 from ui.classroom.session import RECONNECTING, leave, notice, pending_notice, role, state
 
 _JOIN_CODE = "_class_join_code"
-# The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them.
+# The classroom's browser-storage scripts (ui/classroom/browser.py) run in zero-size frames: no gap for them (nor
+# for the wrapper Streamlit puts around a keyed container that holds one; never a block of elements itself).
 # The lessons' list scrolls within the top of the sidebar (about 20 links, 900 px at 1280×720), so the Classroom
 # section below it is in view at once; every lesson stays in it, in order.
+# (Like every style the app adds, it applies a few hundred ms after the first page's sidebar is drawn: Streamlit
+# draws style-only HTML after the elements, even placed beside them.)
 _SIDEBAR_CSS = private.frontend("""<style>
-.st-key-_class_browser, .st-key-_class_browser_keep { display: none; }
+.st-key-_class_browser, .st-key-_class_browser_keep,
+div:not([data-testid="stVerticalBlock"]):has(> .st-key-_class_browser),
+div:not([data-testid="stVerticalBlock"]):has(> .st-key-_class_browser_keep) { display: none; }
 [data-testid="stSidebarNavItems"] { max-height: 45vh; overflow-y: auto; overscroll-behavior: contain; }
 </style>""")
 WAIT_EVERY_S = 0.5            # a join waiting for the browser's follower id looks again this often
