@@ -80,6 +80,19 @@ def values(client: Client, key: str, n: int) -> list[float]:
     return out
 
 
+async def settled(client: Client, quiet: float = 1.5, wait: float = 60) -> None:
+    """Wait until ``client`` has had no whole-page run finish and no navigation for ``quiet`` seconds, and runs
+    none of its own: a page that has just opened may rerun whole once or twice (its components report back), and
+    a section's move sent meanwhile can name a section that run is replacing. Fragment timers' runs go on."""
+    deadline = time.perf_counter() + wait
+    while time.perf_counter() < deadline:
+        last = max([t for t, status in client.finished if status == FINISHED] + [t for t, _ in client.navigated]
+                   + [0.0])
+        if not client.running and time.perf_counter() - last >= quiet:
+            return
+        await asyncio.sleep(0.1)
+
+
 async def move(presenter: Client, students: list[Client], key: str, value: float, wait: float = 15) -> Steps:
     """The presenter moves slider ``key`` to ``value``; each student's time until a finished run shows it, the
     presenter's own, and how many never showed it within ``wait`` seconds."""
@@ -102,18 +115,31 @@ async def move(presenter: Client, students: list[Client], key: str, value: float
 
 
 async def open_page(presenter: Client, students: list[Client], slug: str, wait: float = 60) -> Steps:
-    """The presenter opens lesson ``slug``; each student's time until a finished run of that page."""
+    """The presenter opens lesson ``slug``; each student's time until the end of its first whole run of that page
+    (after the server told it the page changed)."""
     out = Steps()
     t0 = time.perf_counter()
     await presenter.run(page_name=slug, timeout=wait)
-    target = presenter.page_hash
+    await presenter.until(lambda: any(t >= t0 for t, _ in presenter.navigated), wait)
+    target = [page for t, page in presenter.navigated if t >= t0][-1]
+
+    def shown(s: Client) -> float | None:
+        """The end of the first whole run after the server told ``s`` (since the change) that the page is ``slug``."""
+        nav = next((t for t, page in s.navigated if t >= t0 and page == target), None)
+        return None if nav is None else next((t for t, status in s.finished if t >= nav and status == FINISHED), None)
 
     async def there(s: Client) -> None:
-        await s.until(lambda: s.page_hash == target and any(t >= t0 for t, _ in s.finished), wait)
-        out.pages.append(s.finished[-1][0] - t0)
+        await s.until(lambda: shown(s) is not None, wait)
+        out.pages.append(shown(s) - t0)
 
     done = await asyncio.gather(*(there(s) for s in students), return_exceptions=True)
-    out.pages_missed = sum(isinstance(d, BaseException) for d in done)
+    for s, d in zip(students, done, strict=True):
+        if isinstance(d, BaseException):
+            out.pages_missed += 1
+            s.errors.append(f"{s.name}: never showed {slug} in {wait:g} s ({type(d).__name__}: {str(d)[:80]}; "
+                            f"target {target[:8]}; navigations since "
+                            f"{[(round(t - t0, 2), p[:8]) for t, p in s.navigated if t >= t0]}, runs since "
+                            f"{[(round(t - t0, 2), st) for t, st in s.finished if t >= t0][:6]}; {s.state()})")
     return out
 
 
@@ -153,4 +179,8 @@ async def poll(presenter: Client, students: list[Client], poll_id: str, wait: fl
         await presenter.until(lambda a=action: f"_class_{a}__{poll_id}" in presenter.widgets, wait)
         button = presenter.widgets[f"_class_{action}__{poll_id}"]
         await presenter.run([widget_state(button, trigger_value=True)], fragment_id=button.fragment_id, timeout=wait)
+    if close:
+        # "Stop asking" reruns the presenter's whole page after its section's run (st.rerun): a page opened before
+        # that rerun is over can be taken back to this one by it, so the presenter waits for it, as a person does.
+        await settled(presenter, wait=wait)
     return out

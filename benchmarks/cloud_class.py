@@ -43,6 +43,7 @@ from devtools.ws_client import Client, start_class
 LESSONS = ("sqrt_dk", "projection", "convex_blending")   # each: a slider in a section, a prediction to ask
 SERVER_CORE, CLIENT_CORES = {0}, None                     # None: every other core
 RSS_LIMIT_MB, GROWTH_LIMIT = 690.0, 0.05
+STEP_WAIT_S = 120.0                                       # a step (a page change, a poll, a start) at most
 
 
 @dataclass
@@ -104,49 +105,64 @@ class Sampler:
         return max((mb for t, mb in self.samples if t >= since), default=float("nan"))
 
 
-async def one_class(ws_url: str, c: int, n: int, lessons: tuple[str, ...], moves: int, every: float,
-                    polls: int) -> tuple[Steps, list[Client], Client, float]:
-    """Class ``c``: its presenter starts a room on the home page, ``n`` students join, and the presenter steps
-    through ``lessons``: opens each (the students follow), moves its slider, asks its prediction."""
-    presenter = Client(ws_url, f"class {c} presenter")
-    code = await start_class(presenter, None, timeout=300)
-    students = [Client(ws_url, f"class {c} student {i}", query=f"room={code}") for i in range(n)]
-    joined = await class_steps.join(presenter, students, 300 + 2 * n)
+def address(morning: int, c: int) -> str:
+    """Class ``c``'s own loopback address in morning ``morning``: each class comes from its own network, as classes
+    of different schools do. From one address, the server paces new students past NEW_STUDENTS_PER_ADDRESS (150)
+    a minute and classes past CLASSES_PER_HOUR_PER_ADDRESS (10) an hour (docs/SECURITY.md): three classes of 60
+    behind one school's address would wait for those limits, not for the server."""
+    return f"127.0.{morning + 1}.{c + 10}"
+
+
+async def lesson(presenter: Client, students: list[Client], slug: str, args: argparse.Namespace, ask: bool,
+                 out: Steps) -> None:
+    """The presenter opens ``slug`` (the students follow), moves its first slider in a section ``args.moves``
+    times, ``args.every`` s apart, and with ``ask`` asks its first prediction, reveals it and stops asking."""
+    t_page = time.perf_counter()
+    out.add(await class_steps.open_page(presenter, students, slug, STEP_WAIT_S))
+    await presenter.until(lambda: any(t >= t_page for t, k, _ in presenter.drawn if k.startswith("_class_ask__")),
+                          STEP_WAIT_S)
+    await class_steps.settled(presenter)
+    fresh = {k for t, k, _ in presenter.drawn if t >= t_page}
+    key = class_steps.slider(presenter, keys=fresh)
+    for value in class_steps.values(presenter, key, args.moves):
+        t_move = time.perf_counter()
+        out.add(await class_steps.move(presenter, students, key, value, max(15.0, args.every)))
+        await asyncio.sleep(max(0.0, t_move + args.every - time.perf_counter()))
+    if ask:
+        asked = sorted(k for k in fresh if k.startswith(f"_class_ask__{slug}:predict:"))
+        out.add(await class_steps.poll(presenter, students, asked[0].removeprefix("_class_ask__"), STEP_WAIT_S,
+                                       close=True))
+
+
+async def one_class(ws_url: str, c: int, args: argparse.Namespace, source: str,
+                    deadline: float) -> tuple[Steps, list[Client], Client, float]:
+    """Class ``c``: its presenter starts a room on the home page, its students join, and the presenter steps
+    through the lessons (``lesson``); a lesson that would start past ``deadline`` is skipped, and said."""
+    presenter = Client(ws_url, f"class {c} presenter", source=source)
+    code = await start_class(presenter, None, timeout=STEP_WAIT_S)
+    students = [Client(ws_url, f"class {c} student {i}", query=f"room={code}", source=source)
+                for i in range(args.students)]
+    joined = await class_steps.join(presenter, students, 2 * STEP_WAIT_S)
     out = Steps()
-    for i, slug in enumerate(lessons):
-        step = f"opening {slug}"
+    for i, slug in enumerate(LESSONS[:args.lessons]):
+        if time.perf_counter() > deadline:
+            presenter.errors.append(f"{presenter.name}: {slug} and the lessons after it skipped: past the budget")
+            break
         try:
-            t_page = time.perf_counter()
-            out.add(await class_steps.open_page(presenter, students, slug, 120))
-            step = f"waiting for {slug}'s questions"
-            await presenter.until(lambda t_page=t_page: any(t >= t_page for t, k, _ in presenter.drawn
-                                                            if k.startswith("_class_ask__")), 120)
-            fresh = {k for t, k, _ in presenter.drawn if t >= t_page}
-            key = class_steps.slider(presenter, keys=fresh)
-            step = f"moving {key}"
-            for value in class_steps.values(presenter, key, moves):
-                t_move = time.perf_counter()
-                out.add(await class_steps.move(presenter, students, key, value, max(15.0, every)))
-                await asyncio.sleep(max(0.0, t_move + every - time.perf_counter()))
-            if i < polls:
-                asked = sorted(k for k in fresh if k.startswith(f"_class_ask__{slug}:predict:"))
-                step = f"asking {asked[0]}"
-                out.add(await class_steps.poll(presenter, students, asked[0].removeprefix("_class_ask__"), 120,
-                                                    close=True))
+            await lesson(presenter, students, slug, args, i < args.polls, out)
         except (TimeoutError, LookupError, IndexError) as err:   # said with the rest; the next lesson goes on
-            presenter.errors.append(f"{presenter.name}, {step}: {type(err).__name__}: {err}"[:300])
+            presenter.errors.append(f"{presenter.name}, {slug}: {type(err).__name__}: {err}"[:300])
     return out, students, presenter, joined
 
 
-async def morning(base: str, cap: dict, args: argparse.Namespace, offset: int) -> Morning:
+async def morning(base: str, cap: dict, args: argparse.Namespace, k: int) -> Morning:
     """The classes and the Lab learners at once; every client closed at the end."""
     ws_url, stop = harness.stream_url(base), asyncio.Event()
     lab = {"arrivals": [], "moves": [], "bytes": [], "errors": []}
-    texts = long_sentences(args.lab, offset)
+    texts = long_sentences(args.lab, offset=k * (args.lab + 25))
     learners = [asyncio.create_task(lab_class.learner(base, cap, t, stop, lab)) for t in texts]
-    lessons = LESSONS[:args.lessons]
     t0 = time.perf_counter()
-    done = await asyncio.gather(*(one_class(ws_url, c, args.students, lessons, args.moves, args.every, args.polls)
+    done = await asyncio.gather(*(one_class(ws_url, c, args, address(k, c), t0 + args.budget)
                                   for c in range(args.classes)), return_exceptions=True)
     seconds = time.perf_counter() - t0
     stop.set()
@@ -218,6 +234,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--moves", type=int, default=5, help="slider moves per lesson")
     parser.add_argument("--every", type=float, default=4.0, help="seconds between moves")
     parser.add_argument("--polls", type=int, default=2, help="lessons (the first ones) whose prediction is asked")
+    parser.add_argument("--budget", type=float, default=240.0,
+                        help="seconds a morning may take before a class skips its remaining lessons (said as an error)")
     return parser.parse_args()
 
 
@@ -233,7 +251,7 @@ def main() -> int:
             runs = []
             for k in range(2):
                 t0 = time.perf_counter()
-                m = asyncio.run(morning(base, cap, args, offset=k * (args.lab + 25)))
+                m = asyncio.run(morning(base, cap, args, k))
                 m.rss_peak_mb = sampler.peak(t0)
                 time.sleep(10)                              # every client gone: what stays
                 m.rss_after_mb = tree_rss_mb(proc.pid)

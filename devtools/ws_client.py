@@ -40,6 +40,7 @@ class Client:
     finished: list[tuple[float, int]] = field(default_factory=list)  # (time, status) of each finished run
     drawn: list[tuple[float, str, tuple]] = field(default_factory=list)  # (time, key, value) of each widget drawn
     errors: list[str] = field(default_factory=list)
+    navigated: list[tuple[float, str]] = field(default_factory=list)  # (time, page hash) of each navigation
     running: bool = False
     news: asyncio.Event = field(default_factory=asyncio.Event)    # set at each message: what ``until`` waits on
     headers: dict[str, str] = field(default_factory=dict)          # sent with the websocket's upgrade request
@@ -166,6 +167,7 @@ class Client:
                     self._element(msg.delta)
                 elif kind == "navigation":
                     self.page_hash = msg.navigation.page_script_hash
+                    self.navigated.append((time.perf_counter(), self.page_hash))
                 elif kind == "page_info_changed":
                     self.query = msg.page_info_changed.query_string
                 elif kind == "auto_rerun":
