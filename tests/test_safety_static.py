@@ -29,9 +29,10 @@ def py_files(*dirs: str) -> list[Path]:
 
 
 def _string_literal(node: ast.expr | None) -> bool:
-    """A string literal, or one passed through ``private.frontend`` (ui/streamlit_private.py: it checks the
-    text's frontend names and returns the text unchanged)."""
-    if isinstance(node, ast.Call) and ast.unparse(node.func) == "private.frontend" and len(node.args) == 1:
+    """A string literal, or one passed through ``private.frontend`` (``frontend`` inside ui/streamlit_private.py:
+    it checks the text's frontend names and returns the text unchanged)."""
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in ("private.frontend", "frontend") \
+            and len(node.args) == 1:
         node = node.args[0]
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
