@@ -322,3 +322,20 @@ def _random_case(slug: str, data) -> None:
 @given(data=hs.data())
 def test_random_legal_and_hostile_settings_never_break_a_page(slug, data):
     _random_case(slug, data)
+
+
+def _html_script():
+    import streamlit as st
+
+    from ui.present import SITE_CSS
+
+    st.html(SITE_CSS)                                      # the app's own constant style: says "height"
+    st.html("<p>" + "typed by a learner" + "</p>")          # built from text: what the check is for
+
+
+def test_the_raw_html_check_finds_typed_text_but_not_the_apps_own_styles():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_html_script).run()
+    assert user_text_in_unsafe_html(at, ["typed by a learner"]) == ["typed by a learner"]
+    assert user_text_in_unsafe_html(at, ["height"]) == []
