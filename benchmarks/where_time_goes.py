@@ -46,12 +46,16 @@ def _snapshot(stack: list[tuple[str, str]]) -> bool:
             or (_in(stack, "/json/") and _in(stack, "/classroom/")))
 
 
+# The event loop woken to take a run's messages (Streamlit's runtime queue) or a socket's bytes: sending's share.
+_HANDING = {"_enqueued_some_message", "_read_from_self", "_write_to_self", "_read_ready__data_received"}
+
 KINDS = (("Redis round trips", lambda st: _in(st, "/redis/")),
          ("room snapshot (read, encode, decode)", _snapshot),
          ("waking followers", lambda st: _in(st, "/ui/wake")),
          ("script reruns (the page's Python)", lambda st: _in(st, "/scriptrunner/")),
          ("sending to browsers (protobuf, websocket)",
-          lambda st: _in(st, "forward_msg", "/tornado/", "websocket", "browser_websocket")))
+          lambda st: _in(st, "forward_msg", "/tornado/", "websocket", "browser_websocket")
+          or any(fn in _HANDING for _, fn in st[:3])))
 
 
 def kind(stack: list[tuple[str, str]]) -> str | None:
