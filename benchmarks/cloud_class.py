@@ -108,9 +108,9 @@ class Sampler:
 
 def address(morning: int, c: int) -> str:
     """Class ``c``'s own loopback address in morning ``morning``: each class comes from its own network, as classes
-    of different schools do. From one address, the server paces new students past NEW_STUDENTS_PER_ADDRESS (150)
-    a minute and classes past CLASSES_PER_HOUR_PER_ADDRESS (10) an hour (docs/SECURITY.md): three classes of 60
-    behind one school's address would wait for those limits, not for the server."""
+    of different schools do. From one address, the server paces new students past NEW_STUDENTS_PER_ADDRESS (200)
+    a minute and classes past CLASSES_PER_HOUR_PER_ADDRESS (10) an hour (docs/SECURITY.md): a second morning's
+    three classes from the same addresses would meet the hourly limit, not the server."""
     return f"127.0.{morning + 1}.{c + 10}"
 
 

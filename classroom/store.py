@@ -84,8 +84,8 @@ LOOKUP_FAILURES_PER_ADDRESS = 30  # then that address waits (BACKOFF_*), unless 
                                   # above a class's typos (a session may try JOIN_TRIES = 5 a minute first)
 LOOKUP_FAILURES_PER_SERVER = 200  # then every address that failed in the window waits, unless it asks for a room
                                   # it joined; an address with no failed lookup is never refused by it
-NEW_STUDENTS_PER_ADDRESS = 150    # new student ids one address may bring in NEW_STUDENTS_WINDOW_S (a class of
-NEW_STUDENTS_WINDOW_S = 60        # 120 joining in a minute is never slowed; a flood of fresh ids waits its turn)
+NEW_STUDENTS_PER_ADDRESS = 200    # new student ids one address may bring in NEW_STUDENTS_WINDOW_S (three classes
+NEW_STUDENTS_WINDOW_S = 60        # of 60 joining in one minute are never slowed; a flood of fresh ids waits its turn)
 LIVE_STUDENTS_PER_ADDRESS = 500   # live students one address may have at once, in all classes (a lecture hall
                                   # behind one address); the deployer sets it with STUDENTS_PER_ADDRESS_ENV
 STUDENTS_PER_ADDRESS_ENV = "ATTENTION_STUDENTS_PER_ADDRESS"
