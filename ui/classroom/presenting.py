@@ -105,12 +105,16 @@ def publish(slug: str, *, from_tick: bool = False, section: wake.Section | None 
     """The presenter's view, published if it changed since the last publish: called at the end of every
     full run, at the end of a lesson section's own run (naming the ``section``), and by the presenter's
     fragment between full runs (not during one: a new page's widgets do not exist yet, and a half-made view
-    would cost every student an extra run)."""
+    would cost every student an extra run). A timer's or a section's run of another page than the one last
+    published is a late one (the browser sent it just before the presenter opened another page): it would send
+    the class back to the page left, so it publishes nothing."""
     s = state()
     if s.role != "presenter" or s.resuming or late(slug):
         return
     if from_tick and s.mid_run:
         return
+    if (from_tick or section is not None) and s.published is not None and s.published[0] != slug:
+        return                                          # a timer or section of a page left, run late: not the class's
     if not from_tick:
         s.mid_run = False
     view = screens.view(slug)
