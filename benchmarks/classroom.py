@@ -94,6 +94,9 @@ async def poll(presenter: Client, students: list[Client]) -> tuple[list[float], 
     return got.answer_rtt, got.all_answered[0], got.counted
 
 
+SOURCES = 8                   # 500 students: 63 an address, within a minute's NEW_STUDENTS_PER_ADDRESS
+
+
 async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4, profile: Path | None = None) -> Result:
     ws_url = harness.stream_url(base)
     presenter = Client(ws_url, "presenter")
@@ -101,7 +104,10 @@ async def classroom(base: str, pid: int, n: int, moves: int, every: float = 4, p
     await asyncio.sleep(3)                               # presenter alone: its own ticks only
     presenter_cpu = await cpu_share(pid)
 
-    students = [Client(ws_url, f"student {i}", query=f"room={code}") for i in range(n)]
+    # From SOURCES loopback addresses, as a hall's students come from several networks: one address may bring only
+    # NEW_STUDENTS_PER_ADDRESS new students a minute (docs/SECURITY.md), and a refused join is not retried here.
+    students = [Client(ws_url, f"student {i}", query=f"room={code}", source=f"127.0.0.{10 + i % SOURCES}")
+                for i in range(n)]
     join_s = float(os.environ.get("CLASS_JOIN_S", 180 + n))   # all join at once: a crowd takes a while
     await class_steps.join(presenter, students, join_s)
     await asyncio.gather(*(s.until(lambda s=s: "sd_dk" in s.widgets, join_s) for s in students))

@@ -8,7 +8,8 @@ apart; in the first ``--polls`` lessons a prediction asked and answered by every
 ``--students`` websocket students each (benchmarks/class_steps.py: they answer the page's storage read as a
 browser does; the server beats their presence for them); and ``--lab`` Lab learners on 128-token sentences at
 the same time (benchmarks/lab_class.py's learner, moving the layer or the head once a second). Then the same
-morning again in the same process: its memory must not grow.
+morning again in the same process, the Lab learners typing the same sentences (``--new-sentences``: others, which
+the Lab's caches, bounded in bytes, then also keep): its memory must not grow.
 
 Measured from outside: the server's RSS (VmRSS of it and any child, sampled every 0.25 s; VmHWM at the end).
 Targets (issue 48): followers see a move p95 ≤ 1.5 s; the presenter's own update p95 ≤ 300 ms; every answer
@@ -166,7 +167,7 @@ async def morning(base: str, cap: dict, args: argparse.Namespace, k: int) -> Mor
     """The classes and the Lab learners at once; every client closed at the end."""
     ws_url, stop = harness.stream_url(base), asyncio.Event()
     lab = {"arrivals": [], "moves": [], "bytes": [], "errors": []}
-    texts = long_sentences(args.lab, offset=k * (args.lab + 25))
+    texts = long_sentences(args.lab, offset=0 if args.same else k * (args.lab + 25))
     learners = [asyncio.create_task(lab_class.learner(base, cap, t, stop, lab)) for t in texts]
     t0 = time.perf_counter()
     done = await asyncio.gather(*(one_class(ws_url, c, args, address(k, c), t0 + args.budget)
@@ -245,6 +246,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--polls", type=int, default=2, help="lessons (the first ones) whose prediction is asked")
     parser.add_argument("--budget", type=float, default=270.0,
                         help="seconds a morning may take before a class skips its remaining lessons (said as an error)")
+    parser.add_argument("--new-sentences", dest="same", action="store_false",
+                        help="the second morning's Lab learners type other sentences than the first's")
     return parser.parse_args()
 
 
