@@ -51,7 +51,7 @@ def test_a_late_timer_or_section_run_of_the_page_left_publishes_nothing(presente
 
 
 def test_a_timer_or_section_run_of_the_page_on_screen_still_publishes(presenter):
-    state, store, views = presenter
+    _, store, views = presenter
     presenting.publish("sqrt_dk")
     views["sqrt_dk"] = ("sqrt_dk", 1, {"sd_dk": ["128"]})          # a section's slider moved
     presenting.publish("sqrt_dk", section=("sqrt_dk", "_draws"))
