@@ -94,7 +94,10 @@ def test_a_deep_link_restores_the_state_it_names(server, page):
 
     open_page(pg, problems, server, "scaled_formula", "scale=false&Q=0,1,0,1")
     assert not scale.is_checked()
-    assert pg.get_by_role("textbox", name="Queries Q").input_value() == "0,1,0,1"
+    box = pg.get_by_role("textbox", name="Queries Q")
+    # The box can be drawn a moment before its value (seen once in a full run beside other browser tests): wait.
+    harness.until(lambda: box.input_value() == "0,1,0,1", 30, "the deep link's Q in its box",
+                  pause=pg.wait_for_timeout)
     assert "Scaling is off" in pg.locator('[data-testid="stMain"]').inner_text()
     assert harness.chart_data(pg) != default, "the weights drawn from the deep link equal the defaults"
     assert pg.locator(EXCEPTION).count() == 0
