@@ -8,19 +8,13 @@ import os
 import platform
 from pathlib import Path
 
+from devtools.targets import pct  # noqa: F401  (the benchmarks' one nearest-rank quantile)
+
 START, END = "<!-- benchmarks/run.py: start -->", "<!-- benchmarks/run.py: end -->"
 TARGETS = {"ratio": 4.0, "chart_kb": 150.0, "redraw_p95_ms": 300.0, "load30_p95_ms": 1000.0, "rss_mb": 600.0,
            "move_ratio": 3.0,           # a move's server rerun, × the floor page's (issue 34)
            "redraw_ratio": 1.5,         # slider → redraw in Chromium, the lessons' median × the floor's (issue 34)
            "model_ratio": 2.0}          # MiniLM's 128-token pass × its matmuls alone (issues 22, 34)
-
-
-def pct(values: list[float], q: float) -> float:
-    """The ``q`` quantile (0 to 1) of ``values``, nearest rank; NaN (shown as "nan") when no sample completed."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def ok(value: float, limit: float) -> str:

@@ -110,14 +110,20 @@ def _start_on_sqrt_dk(presenter, base: str) -> str:
     return code
 
 
-def test_a_student_whose_replica_dies_follows_again_from_the_other_with_their_answer(hall, people):
-    base, replicas = hall
+def _class(people, base: str):
+    """A presenter on sqrt_dk and a phone following it: (presenter, student, class code)."""
     presenter = people(1280, 720)
     code = _start_on_sqrt_dk(presenter, base)
     student = people(390, 844)
     student.goto(f"{base}/?room={code}")
     wait_following(student, code, WAIT_MS, who="the student")
     student.wait_for_url(re.compile(r"/sqrt_dk"), timeout=WAIT_MS)
+    return presenter, student, code
+
+
+def test_a_student_whose_replica_dies_follows_again_from_the_other_with_their_answer(hall, people):
+    base, replicas = hall
+    presenter, student, code = _class(people, base)
     assert {_replica(presenter), _replica(student)} == {"app1", "app2"}       # leastconn: one on each
     _presenter_text(presenter, "1 student following")
 
@@ -162,12 +168,7 @@ def test_a_presenter_whose_replica_dies_presents_on_from_the_other(hall, people)
     """The presenter's page has timers of its own, so Streamlit asks the new replica for a run; the tab's
     sessionStorage brings the class back, and the students follow the next move."""
     base, replicas = hall
-    presenter = people(1280, 720)
-    code = _start_on_sqrt_dk(presenter, base)
-    student = people(390, 844)
-    student.goto(f"{base}/?room={code}")
-    wait_following(student, code, WAIT_MS, who="the student")
-    student.wait_for_url(re.compile(r"/sqrt_dk"), timeout=WAIT_MS)
+    presenter, student, code = _class(people, base)
     presenter.evaluate("() => { window.__sameDocument = true; }")
     dead = _replica(presenter)
     os.killpg(replicas[dead].pid, signal.SIGKILL)
