@@ -65,6 +65,13 @@ class Client:
 
     async def send(self, states: list | None = None, fragment_id: str = "", page_name: str | None = None,
                    auto: bool = False) -> None:
+        if page_name is not None:
+            # A page change: the frontend stops every fragment timer first (App.onPageChange, cleanupAutoReruns).
+            # A tick sent after it with the old page's hash would be folded by the server into the pending run
+            # (ScriptRequests keeps the newer request's page) and take the tab back to the page it left.
+            for task in self.timers.values():
+                task.cancel()
+            self.timers.clear()
         msg = BackMsg()
         rerun = msg.rerun_script
         rerun.query_string = self.query

@@ -121,3 +121,34 @@ def test_the_console_reads_every_pages_step_names_as_a_parse_would_without_parsi
                 want = tuple(t.id for a in node.body if isinstance(a, ast.Assign)
                              for t in a.targets if isinstance(t, ast.Name))
         assert console.step_names(page.stem) == want, page.stem
+
+
+def _wiped_before_the_panel() -> None:
+    """A presenter link's runs when the browser's answer to the address wipe interrupts the first run before
+    the presenter's panel: the first run reads the link (``keep_link``), the next one comes with the wiped
+    address (no ``console``, no ``since``) and only then is the session a presenter."""
+    import streamlit as st
+
+    from ui import streamlit_private as private
+    from ui.classroom import console
+    from ui.classroom.session import state
+
+    if not st.session_state.get("_test_linked"):
+        console.keep_link()
+        st.session_state["_test_linked"] = True
+        st.stop()
+    private.drop_query_params(console.CONSOLE_PARAM, console.SINCE_PARAM)
+    s = state()
+    s.role, s.code = "presenter", "K7MQ2P"
+    console.arrive()
+    st.write(f"console {'on' if console.on() else 'off'}, since {st.session_state[console._STARTED][1]:.0f}")
+
+
+def test_a_console_links_choice_outlives_the_address_wipe():
+    since = int(time.time()) - 300
+    at = AppTest.from_function(_wiped_before_the_panel)
+    at.query_params.update(console="1", since=str(since))
+    at.run()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [m.value for m in at.markdown] == [f"console on, since {since}"]

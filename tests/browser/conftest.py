@@ -94,18 +94,26 @@ def device(browser, width: int, height: int, scheme: str = "light", wait_ms: int
 
 
 @pytest.fixture
-def devices(browser):
+def devices(browser, request):
     """Make more people's browsers in one test: ``devices(width, height, **context options)`` returns a page (light
-    theme, waits up to 120 s); every context it made is closed after the test."""
+    theme, waits up to 120 s); every context it made is closed after the test, once a failed test has kept a
+    picture of each page and its address (artifacts/screenshots/<test>_<n>.png)."""
     made = []
 
     def make(width: int, height: int, **options):
         context, page = device(browser, width, height, "light", 120_000, **options)
-        made.append(context)
+        made.append((context, page))
         return page
 
     yield make
-    for context in made:
+    for i, (context, page) in enumerate(made):
+        if failed(request):
+            try:
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                print(f"person {i} at {page.url}")
+                page.screenshot(path=str(SCREENSHOTS / f"{request.node.name[:60]}_{i}.png"), full_page=True)
+            except Exception as err:                    # a page that broke: the failure says more
+                print(f"no screenshot of person {i}: {err}")
         context.close()
 
 

@@ -30,6 +30,7 @@ CONSOLE_PARAM, SINCE_PARAM = "console", "since"   # the console link: the presen
 TOGGLE = "_class_console"                          # the toggle's key (a "_class" key: never a lesson control)
 _ON = "_class_console_on"                          # the choice itself: kept when a run draws no toggle
 _STARTED = "_class_console_started"               # (room code, start time, exact?) as this session knows it
+_LINKED = "_class_console_linked"                  # a presenter link's console and since, kept past the wipe
 LIVE_EVERY_S = 1.0                                 # the clock and the counts refresh this often
 MAX_CLASS_S = 24 * 3600                            # a link's start time older than this is not believed
 
@@ -65,6 +66,16 @@ def on() -> bool:
     return role() == "presenter" and bool(st.session_state.get(_ON))
 
 
+def keep_link() -> None:
+    """A presenter link's run, before its address is wiped: keep its ``&console=`` and ``&since=`` for
+    ``arrive``. The wipe rewrites the address bar at once, and a run that the wipe's answer interrupts before
+    ``arrive`` has read them would otherwise find them gone (the browser sends the rewritten address with its
+    next run): the console link would open a plain presenter screen."""
+    linked = {name: st.query_params.get(name, "") for name in (CONSOLE_PARAM, SINCE_PARAM) if name in st.query_params}
+    if linked:
+        st.session_state[_LINKED] = linked
+
+
 def arrive() -> None:
     """A presenter's run: a console link's ``&console=1`` turns the console on for this session, and its
     ``&since=`` gives the class clock its start. Both leave this run's parameters without a history entry
@@ -73,10 +84,13 @@ def arrive() -> None:
     if s.role != "presenter":
         return
     now = time.time()
-    if st.query_params.get(CONSOLE_PARAM) == "1":
+    linked = {**st.session_state.pop(_LINKED, {}),
+              **{name: st.query_params.get(name, "") for name in (CONSOLE_PARAM, SINCE_PARAM)
+                 if name in st.query_params}}
+    if linked.get(CONSOLE_PARAM) == "1":
         st.session_state[_ON] = True
         st.session_state.pop(TOGGLE, None)              # the toggle shows the choice on its next drawing
-    since = st.query_params.get(SINCE_PARAM, "")
+    since = linked.get(SINCE_PARAM, "")
     if since.isdigit() and now - MAX_CLASS_S <= int(since) <= now + 60:
         st.session_state[_STARTED] = (s.code, min(float(since), now), True)
     if CONSOLE_PARAM in st.query_params or SINCE_PARAM in st.query_params:

@@ -29,7 +29,7 @@ from classroom.store import (
     normal_code,
 )
 from ui import streamlit_private as private
-from ui.classroom import browser, results_view
+from ui.classroom import browser, console, results_view
 from ui.classroom.rooms import client_address, room_store
 from ui.classroom.session import leave, notice, role, state
 
@@ -125,6 +125,7 @@ def _presenter_link() -> bool:
     s = state()
     code = _linked_code(st.query_params.get_all("room"))
     key = st.query_params.get("key") or ""
+    console.keep_link()
     if browser.there():
         private.drop_query_params("key", "room")
         s.cleaning = ""
