@@ -19,11 +19,17 @@ SCREENSHOTS = harness.ROOT / "artifacts" / "screenshots"
 TRUSTED = {"ATTENTION_TRUSTED_PROXIES": "127.0.0.1"}
 
 
+def server_log() -> Path:
+    """This worker's app server log (the ``server`` fixture's)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")             # one log per worker: two would overwrite one
+    return harness.ROOT / "artifacts" / f"browser-server{'-' + worker if worker else ''}.log"
+
+
 @pytest.fixture(scope="session")
 def server():
     """The real app: ``streamlit run app.py`` on a free port; yields its base URL, kills its process group."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    log = open(harness.ROOT / "artifacts" / "browser-server.log", "w")
+    log = open(server_log(), "w")
     with harness.serve(log=log, env=TRUSTED) as (_, base, _):
         yield base
     log.close()
@@ -90,6 +96,10 @@ def device(browser, width: int, height: int, scheme: str = "light", wait_ms: int
     page.set_default_timeout(wait_ms)
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.on("crash", lambda _: page.errors.append("the page crashed"))
+    page.console_errors = []                        # kept for a failure's report only, at most 20
+    page.on("console", lambda m: m.type == "error" and len(page.console_errors) < 20
+            and page.console_errors.append(m.text[:200]))
     return context, page
 
 
@@ -110,7 +120,9 @@ def devices(browser, request):
         if failed(request):
             try:
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                print(f"person {i} at {page.url}")
+                shown = page.evaluate("() => document.body ? document.body.innerText.length : -1")
+                print(f"person {i} at {page.url}: {shown} characters shown; page errors {page.errors[:3]}; "
+                      f"console errors {page.console_errors[:5]}")
                 page.screenshot(path=str(SCREENSHOTS / f"{request.node.name[:60]}_{i}.png"), full_page=True)
             except Exception as err:                    # a page that broke: the failure says more
                 print(f"no screenshot of person {i}: {err}")

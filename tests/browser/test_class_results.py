@@ -17,7 +17,7 @@ import pytest
 
 from classroom.concept_check import load_concept_check
 from devtools import harness
-from tests.browser.conftest import SCREENSHOTS, device, wait_following
+from tests.browser.conftest import SCREENSHOTS, device, server_log, wait_following
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -82,7 +82,7 @@ def _follows(student, i: int, path: str, name: str) -> None:
     try:
         student.wait_for_url(re.compile(path), timeout=WAIT_MS * 2)
     except Exception as err:
-        log = harness.ROOT / "artifacts" / "browser-server.log"   # the server's warnings (tests/browser/conftest.py)
+        log = server_log()                                        # the server's warnings
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:]) if log.exists() else "(no log)"
         raise AssertionError(f"student {i} did not follow to {path}; its page showed:\n{_keep(student, name)}"
                              f"\n--- the server's log, last lines:\n{tail}") from err
