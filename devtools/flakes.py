@@ -115,7 +115,8 @@ def hunt(runs: int, hog: bool, alternate: bool, pytest_args: list[str], out: Pat
     for run in range(1, runs + 1):
         hog_on = hog and (not alternate or run % 2 == 0)
         junit.unlink(missing_ok=True)
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", *pytest_args]
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:rerunfailures",  # each try
+               f"--junitxml={junit}", *pytest_args]
         print(f"run {run}/{runs}, hog {'on' if hog_on else 'off'}: {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
         with cpu_hog(hog_processes if hog_on else 0) as pids:

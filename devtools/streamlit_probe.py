@@ -52,8 +52,16 @@ def section() -> None:
         _wake(session, None, (private.page_hash("other"), "probe=1"))
 
 
+@st.fragment(run_every=3600)
+def ticker() -> None:
+    """A timer (its hour never comes: the test sends its ticks itself, tagged with this page or another)."""
+    st.session_state["ticks"] = st.session_state.get("ticks", -1) + 1
+    say("ticks", st.session_state["ticks"])
+
+
 def main() -> None:
     private.stop_pages_directory()
+    private.drop_stale_ticks()
     say("pages directory", PagesManager.uses_pages_directory)
     sid = private.session_id()
     say("session id", "ok" if isinstance(sid, str) and sid else f"bad {sid!r}")
@@ -81,6 +89,7 @@ def main() -> None:
         st.session_state["woken"] = "fragment"
         _wake(session, st.session_state["fid"])
     query_params()
+    ticker()                                              # last: the ids of the fragments above stay as they were
 
 
 def query_params() -> None:

@@ -24,7 +24,7 @@ PRIVATE_NAMES = frozenset({
     "PagesManager", "uses_pages_directory", "get_script_run_ctx", "fragment_ids_this_run",
     "pages_manager", "widget_user_keys_this_run", "ThreadState", "_session_mgr",
     "_get_async_objs", "get_active_session_info", "_client_state", "request_rerun", "has_fragment",
-    "page_script_hash", "_scriptrunner",
+    "page_script_hash", "_scriptrunner", "_pages_manager", "current_page_script_hash",
 })
 
 
@@ -156,3 +156,55 @@ def test_each_private_access_works_on_a_real_server_of_the_pinned_version():
     assert said["moved"] == ["1 moved"]                   # the other page ran, with the query string given
     assert set(said["running"]) == {"True"}              # a session is running while its script runs...
     assert set(said["running before a wake"]) == {"False"}   # ...and not once its run is over
+
+
+async def _ticks(base: str) -> tuple[bool, bool]:
+    """The probe's timer ticked by hand: once tagged with the page the session left for this one, once with this
+    page. Whether each ran (a fragment run finished)."""
+    from streamlit.util import calc_hash
+
+    from devtools.harness import stream_url
+    from devtools.ws_client import FINISHED_FRAGMENT, Client
+
+    tab = Client(stream_url(base), "ticks")
+    await tab.open()
+    try:
+        await tab.run(timeout=WAIT_S)
+        await tab.until(lambda: bool(tab.timers), WAIT_S)       # the timer set (its auto_rerun message)
+        fid, here = next(iter(tab.timers)), tab.page_hash
+
+        async def tick(page: str) -> bool:
+            before = len(tab.finished)
+            tab.page_hash = page
+            await tab.send(fragment_id=fid, auto=True)
+            tab.page_hash = here
+            try:      # no event: a dropped tick gets no reply at all, so its absence is waited for, 5 s
+                await tab.until(lambda: len(tab.finished) > before, 5)
+            except TimeoutError:
+                return False
+            return tab.finished[-1][1] == FINISHED_FRAGMENT
+
+        return await tick(calc_hash("other")), await tick(here)
+    finally:
+        await tab.close()
+
+
+def test_a_timers_tick_from_a_page_left_is_dropped_and_one_from_this_page_runs():
+    from devtools import harness, ws_client
+
+    with harness.serve(script="devtools/streamlit_probe.py") as (_, base, _):
+        stale, current = ws_client.run(_ticks(base))
+    assert not stale, "a tick tagged with the page left ran a fragment of it"
+    assert current, "a tick for the page shown did not run its fragment"
+
+
+def test_a_tick_is_stale_only_when_it_names_another_page_than_the_sessions():
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    tick = ClientState(fragment_id="f", is_auto_rerun=True, page_script_hash="old")
+    assert private.stale_tick(tick, "new")
+    assert not private.stale_tick(tick, "old")
+    assert not private.stale_tick(tick, "")                          # no page run yet: nothing to compare
+    assert not private.stale_tick(ClientState(fragment_id="f", page_script_hash="old"), "new")   # a widget's
+    assert not private.stale_tick(ClientState(is_auto_rerun=True, page_script_hash="old"), "new")  # whole page
+    assert not private.stale_tick(None, "new")

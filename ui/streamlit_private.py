@@ -67,10 +67,22 @@ one fails there first; docs/STREAMLIT.md is the upgrade checklist).
     student who typed a code opened the sidebar to do so. Without them: the theme is forgotten on reload, glossary
     links open a second tab (a student's class left behind in the first), and a joined tablet keeps the sidebar over
     the lesson.
+13. ``AppSession.request_rerun``, wrapped once per process (``drop_stale_ticks``), and the session's
+    ``_pages_manager.current_page_script_hash``: a ``run_every`` timer's tick that the browser sent, tagged with
+    the page it showed, after the server had switched the session to another page (``st.switch_page``: a
+    presenter resuming the class's page, a student following) is dropped, as Streamlit already drops a tick for
+    a fragment it no longer has. Run, it is a fragment run tagged with the page left, and the browser drops
+    the page it now shows (a blank page until the next full run: the students' timers were replaced by the
+    watcher for that reason, RELIABILITY.md). The browser stops every timer when a new page's run starts and
+    sets that page's own again, so no tick for the page the session shows is dropped. Without it: a presenter's
+    page (which keeps timers for its counts and clock) can go blank after the presenter link takes it to the
+    class's page.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -386,3 +398,34 @@ def close_sidebar(token: str) -> None:
     expression = _CLOSE_JS.replace("TOKEN", json.dumps(token)).replace("WIDTH", str(TABLET_PX))
     with st.container(key="_class_sidebar_close"):       # hidden by _HOOKS_CSS (app.py draws it on every run)
         _run_in_browser(expression, key="_class_sidebar_close_" + re.sub(r"\W", "_", token))
+
+
+# --- 13. a timer's tick from a page left -------------------------------------------------------------------
+
+_LOGGER = logging.getLogger(__name__)
+
+
+def stale_tick(client_state, current_page: str) -> bool:
+    """``client_state`` (a ClientState the browser sent) is a ``run_every`` timer's tick tagged with another page
+    than ``current_page``, the one the session runs now ("" before its first navigation: never stale)."""
+    return bool(client_state is not None and client_state.fragment_id and client_state.is_auto_rerun
+                and current_page and client_state.page_script_hash
+                and client_state.page_script_hash != current_page)
+
+
+@functools.cache
+def drop_stale_ticks() -> None:
+    """Once per process: the server drops a timer's tick that names a page its session has left (item 13)."""
+    from streamlit.runtime.app_session import AppSession
+
+    original = AppSession.request_rerun
+
+    @functools.wraps(original)
+    def request_rerun(self, client_state) -> None:
+        if stale_tick(client_state, self._pages_manager.current_page_script_hash):
+            _LOGGER.info("A timer's tick for page %s, which this session has left, was dropped.",
+                         client_state.page_script_hash)
+            return
+        original(self, client_state)
+
+    AppSession.request_rerun = request_rerun

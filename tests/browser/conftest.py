@@ -174,6 +174,21 @@ def page(browser):
     context.close()
 
 
+BROWSER_RERUNS = 1     # one more try for a real-browser test that failed; each is listed as RERUN in the summary
+
+
+def pytest_collection_modifyitems(config, items):
+    """A real-browser test that fails gets one more try (pytest-rerunfailures). Two real browsers, app servers,
+    HAProxy and Redis share CI's two cores with the rest of the suite, and a wait there now and then outlasts
+    its bound; the first try's failure still keeps its screenshots and log lines, and the summary names it.
+    ``-p no:rerunfailures`` turns it off (``devtools/flakes.py`` does, to count every failure)."""
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        return
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("flaky"):
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so a fixture can tell at teardown that its test failed."""
