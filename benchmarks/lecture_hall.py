@@ -12,7 +12,8 @@ Measured per set-up and class size (default 60 and 120 followers):
   showed (a later one overtook it, or none came within 15 s) is counted as missed;
 - errors: exception elements, dropped connections, runs that did not finish;
 - Redis: commands processed per second (INFO stats) over the moves, and its memory;
-- CPU: each process's share of one core over the moves (/proc/<pid>/stat): replicas, redis, haproxy;
+- CPU: each process's share of one core over the moves (/proc/<pid>/stat): replicas, redis, haproxy, and this
+  process (the clients), which shares the machine with them;
 - per follower: the replicas' CPU over the moves, per student, as a share of one core.
 
 Run:  python -m benchmarks.lecture_hall [--students 60 120] [--moves 10]
@@ -179,6 +180,7 @@ def lecture_hall(replicas: int, use_redis: bool, log, profiles: tuple[Path, ...]
             ports.append(int(base.rsplit(":", 1)[1]))
         url, hap = stack.enter_context(services.haproxy(ports))
         pids["haproxy"] = hap.pid
+        pids["clients"] = os.getpid()               # this process: the presenter's and every student's websocket
         yield url, pids, redis
 
 
@@ -200,8 +202,8 @@ def report(results: list[Result], machine: str) -> str:
     lines = [f"Machine: {machine}.", "",
              "| Set-up | Followers | Follow p50 | p95 | Presenter p95 | Missed | Errors | Students per replica | "
              "Replicas' CPU (share of one core, each) | Per follower | Redis commands/s | Redis CPU | HAProxy CPU | "
-             "Join, all |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+             "The clients' CPU | Join, all |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in results:
         apps = {k: v for k, v in r.cpu.items() if k.startswith("app")}
         per = sum(apps.values()) / r.students
@@ -213,7 +215,7 @@ def report(results: list[Result], machine: str) -> str:
             f"{', '.join(f'{k} {v * 100:.0f}%' for k, v in apps.items())} | {per * 100:.2f}% | "
             f"{'—' if r.redis_ops is None else f'{r.redis_ops:.0f}'} | "
             f"{'—' if 'redis' not in r.cpu else format(r.cpu['redis'], '.1%')} | {r.cpu['haproxy'] * 100:.1f}% | "
-            f"{r.join_s:.0f} s |")
+            f"{r.cpu['clients'] * 100:.0f}% | {r.join_s:.0f} s |")
     lines += ["", *table([t for r in results for t in targets(r)])]
     if any(r.profile for r in results):
         lines += ["", "Where the replicas' busy threads were during the moves (benchmarks/where_time_goes.py):"]

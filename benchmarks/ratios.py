@@ -14,6 +14,7 @@
 
 Run:  python -m benchmarks.ratios                   (every lesson: about 10 minutes on a quiet 2-core machine)
       python -m benchmarks.ratios --pages sqrt_dk,projection --n 4     (a small check)
+      python -m benchmarks.ratios --reruns-only --n 30                 (the server reruns alone: about 3 minutes)
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def main() -> int:
     parser.add_argument("--pages", default="", help="comma-separated lesson slugs (default: every lesson)")
     parser.add_argument("--n", type=int, default=12, help="timed reruns and redraws per page")
     parser.add_argument("--model-rounds", type=int, default=40)
+    parser.add_argument("--reruns-only", action="store_true", help="the server reruns alone (no browser, no model)")
     args = parser.parse_args()
     chosen = {s.strip() for s in args.pages.split(",") if s.strip()}
     slugs = [p.slug for p in page_index() if p.kind == "lesson" and (not chosen or p.slug in chosen)]
@@ -118,6 +120,10 @@ def main() -> int:
 
     say("server reruns …")
     found = reruns(slugs, args.n)
+    for t in found if args.reruns_only else ():
+        print(t.line())
+    if args.reruns_only:
+        return 0 if all(t.met for t in found) else 1
     say("the Lab's pass …")
     found.append(model(args.model_rounds))
     with sync_playwright() as p:

@@ -1,8 +1,5 @@
 """Learned projections: W_Q and W_K turn one vector per word into an asking and an offering role."""
 
-import tomllib
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,14 +8,13 @@ import attention_core as core
 from figures.learned_projections import rank_figure, score_heatmap, singular_values_figure
 from ui import present
 from ui.charts import built, chart
-from ui.content import fill
+from ui.content import data_file, fill
 from ui.frame import lesson
 from ui.inputs import matrix_input, message, table
 from ui.steps import Steps
 from ui.tables import fixed_table, numbers
 
-DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "pronoun_sentence.toml")
-                     .read_text(encoding="utf-8"))
+DATA = data_file("pronoun_sentence")
 LABELS, X = core.token_table(DATA["tokens"])
 D_MODEL = X.shape[1]
 MODES = ["pronoun → antecedent (preset)", "random, from a seed", "type your own"]

@@ -1,20 +1,17 @@
 """Masks and cross-attention: who may look at whom, with the one scaled_dot_product_attention."""
 
-import tomllib
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
 import attention_core as core
 from figures.masks_and_cross_attention import cross_weights_figure, masked_weights_figure, scene_figure
 from ui.charts import built, chart
+from ui.content import data_file
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table
 from ui.steps import Steps
 
-PROMPT = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "prompt_words.toml")
-                       .read_text(encoding="utf-8"))
+PROMPT = data_file("prompt_words")
 PARTS = {k: np.array(v, dtype=float) for k, v in PROMPT["parts"].items()}
 VOCAB = {k: np.array(v, dtype=float) for k, v in PROMPT["words"].items()}
 GRID, BALL, D = PROMPT["grid"], PROMPT["ball_size"], len(PROMPT["features"])

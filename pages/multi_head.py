@@ -1,8 +1,6 @@
 """Multi-head attention: split d_model into heads, attend in each subspace, concatenate, mix with W_O."""
 
-import tomllib
 from contextlib import nullcontext
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +10,7 @@ import attention_core as core
 from figures.multi_head import blocks_figure, cost_figure, head_weights_figure, real_heads_figure
 from ui import present
 from ui.charts import built, chart
+from ui.content import data_file
 from ui.frame import lesson
 from ui.inputs import literal, matrix_input, table, text_box
 from ui.lessons import multi_head
@@ -20,8 +19,7 @@ from ui.numbers import counted
 from ui.steps import Steps
 from ui.tables import fixed_table, numbers
 
-DATA = tomllib.loads((Path(__file__).resolve().parent.parent / "assets" / "data" / "multi_head.toml")
-                     .read_text(encoding="utf-8"))
+DATA = data_file("multi_head")
 LABELS, X = core.token_table(DATA["tokens"])
 D_MODEL, FEATURES = X.shape[1], DATA["features"]
 D_MODEL_TEX = r"$d_{\text{model}}$"                # the model's width, in inline KaTeX

@@ -160,6 +160,14 @@ def _check(raw: dict, where: str) -> Check:
                  right=raw.get("right", ""), wrong=raw.get("wrong", ""))
 
 
+@lru_cache(maxsize=8)
+def data_file(name: str) -> dict:
+    """assets/data/<name>.toml, parsed once per process: a page's script runs again on every rerun, and parsing
+    it there cost a page hundreds of microseconds a run (docs/PERFORMANCE.md). Shared by every session: read it,
+    never change it."""
+    return tomllib.loads((APP_DIR / "assets" / "data" / f"{name}.toml").read_text(encoding="utf-8"))
+
+
 @lru_cache(maxsize=32)
 def load_lesson(slug: str) -> Lesson:
     """Read assets/lessons/<slug>.toml. Raises KeyError naming the missing field."""

@@ -11,8 +11,9 @@ from ui.content import APP_DIR, PAGE_FILES, page_index
 
 # The tab icon: a local image, served by the app itself (a Material icon name would make every browser fetch
 # it from Google's font server, which fails offline, in a classroom behind a firewall, and logs a console
-# error). A string made once: app.py runs on every rerun, and resolving a path reads the disk.
-ICON = str(APP_DIR / "assets" / "icon.png")
+# error). Its bytes, read once: app.py runs on every rerun, and Streamlit resolves and reads a path's file on each
+# (docs/PERFORMANCE.md, "Timings moved out of the code").
+ICON = (APP_DIR / "assets" / "icon.png").read_bytes()
 
 
 def navigation_pages() -> dict[str, list[st.Page]]:
