@@ -133,6 +133,11 @@ async def open_page(presenter: Client, students: list[Client], slug: str, wait: 
         out.pages.append(shown(s) - t0)
 
     done = await asyncio.gather(*(there(s) for s in students), return_exceptions=True)
+    if any(isinstance(d, BaseException) for d in done):       # what the presenter's tab saw meanwhile, once
+        presenter.errors.append(f"{presenter.name}: students missed {slug}; its navigations since "
+                                f"{[(round(t - t0, 2), p[:8]) for t, p in presenter.navigated if t >= t0]}, runs since "
+                                f"{[(round(t - t0, 2), st) for t, st in presenter.finished if t >= t0][:12]}, "
+                                f"last markdown {[m[:50] for m in presenter.markdown[-3:]]}")
     for s, d in zip(students, done, strict=True):
         if isinstance(d, BaseException):
             out.pages_missed += 1
