@@ -236,6 +236,9 @@ PROCESS_WIDE = {
     # off (through ui/streamlit_private.py) so that deep links run through app.py (see its docstring). No
     # session's data is involved.
     "ui/streamlit_private.py: writes into imported, shared state: PagesManager.uses_pages_directory",
+    # Streamlit's AppSession.request_rerun, wrapped once per process (ui/streamlit_private.py, item 13) so that a
+    # timer's tick naming a page its session has left is dropped: the same rule for every session, no data.
+    "ui/streamlit_private.py: writes into imported, shared state: AppSession.request_rerun",
     # Which lessons this server process has started warming (ui/warm.py): one entry per lesson, under a
     # lock; it holds threads, never a session's data, and is meant to be shared by every session.
     "ui/warm.py: constant '_STARTED' is mutated in place; every session would see the change",
