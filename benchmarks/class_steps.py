@@ -16,6 +16,8 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from streamlit.util import calc_hash
+
 from devtools import ws_client
 from devtools.ws_client import FINISHED, Client, widget_state
 
@@ -114,14 +116,27 @@ async def move(presenter: Client, students: list[Client], key: str, value: float
     return out
 
 
+def page_hash(slug: str) -> str:
+    """The script hash Streamlit gives the navigation page at URL path ``slug`` (``st.Page``: a hash of it)."""
+    return calc_hash(slug)
+
+
+def arrived(client: Client, slug: str, since: float) -> float | None:
+    """When ``client`` was told, after ``since``, that it shows page ``slug``; None if it has not been."""
+    return next((t for t, page in client.navigated if t >= since and page == page_hash(slug)), None)
+
+
 async def open_page(presenter: Client, students: list[Client], slug: str, wait: float = 60) -> Steps:
     """The presenter opens lesson ``slug``; each student's time until the end of its first whole run of that page
     (after the server told it the page changed)."""
     out = Steps()
     t0 = time.perf_counter()
+    target = page_hash(slug)
     await presenter.run(page_name=slug, timeout=wait)
-    await presenter.until(lambda: any(t >= t0 for t, _ in presenter.navigated), wait)
-    target = [page for t, page in presenter.navigated if t >= t0][-1]
+    # The page asked for, not the first navigation since: a run of the page being left (its own rerun, pending
+    # when the change was sent) can start after t0 and navigate first; taken for the target, it made every
+    # student who followed to the new page count as missing it (2026-12-06).
+    await presenter.until(lambda: arrived(presenter, slug, t0) is not None, wait)
 
     def shown(s: Client) -> float | None:
         """The end of the first whole run after the server told ``s`` (since the change) that the page is ``slug``."""

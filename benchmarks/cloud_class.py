@@ -128,7 +128,8 @@ async def lesson(presenter: Client, students: list[Client], slug: str, args: arg
     await presenter.until(lambda: any(t >= t_page for t, k, _ in presenter.drawn if k.startswith("_class_ask__")),
                           STEP_WAIT_S)
     await class_steps.settled(presenter)
-    fresh = {k for t, k, _ in presenter.drawn if t >= t_page}
+    shown = class_steps.arrived(presenter, slug, t_page) or t_page     # its widgets, not the page left's
+    fresh = {k for t, k, _ in presenter.drawn if t >= shown}
     key = class_steps.slider(presenter, keys=fresh)
     for value in class_steps.values(presenter, key, args.moves):
         if time.perf_counter() > deadline:
