@@ -66,12 +66,17 @@ def on() -> bool:
     return role() == "presenter" and bool(st.session_state.get(_ON))
 
 
+def _link_params() -> dict[str, str]:
+    """This run's ``&console=`` and ``&since=``, those present."""
+    return {name: st.query_params.get(name, "") for name in (CONSOLE_PARAM, SINCE_PARAM) if name in st.query_params}
+
+
 def keep_link() -> None:
     """A presenter link's run, before its address is wiped: keep its ``&console=`` and ``&since=`` for
     ``arrive``. The wipe rewrites the address bar at once, and a run that the wipe's answer interrupts before
     ``arrive`` has read them would otherwise find them gone (the browser sends the rewritten address with its
     next run): the console link would open a plain presenter screen."""
-    linked = {name: st.query_params.get(name, "") for name in (CONSOLE_PARAM, SINCE_PARAM) if name in st.query_params}
+    linked = _link_params()
     if linked:
         st.session_state[_LINKED] = linked
 
@@ -84,9 +89,7 @@ def arrive() -> None:
     if s.role != "presenter":
         return
     now = time.time()
-    linked = {**st.session_state.pop(_LINKED, {}),
-              **{name: st.query_params.get(name, "") for name in (CONSOLE_PARAM, SINCE_PARAM)
-                 if name in st.query_params}}
+    linked = {**st.session_state.pop(_LINKED, {}), **_link_params()}
     if linked.get(CONSOLE_PARAM) == "1":
         st.session_state[_ON] = True
         st.session_state.pop(TOGGLE, None)              # the toggle shows the choice on its next drawing
