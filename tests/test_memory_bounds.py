@@ -8,10 +8,14 @@ an entry ten times bigger fails here rather than on a classroom's server.
 from __future__ import annotations
 
 import gc
+import importlib
 import pickle
+import re
 import subprocess
 import sys
 import threading
+from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -28,7 +32,7 @@ from ui.lessons import (
     sqrt_dk,
     transformer_block,
 )
-from ui.lru import ByteLRU, deep_size, once
+from ui.lru import ByteLRU, deep_size, frozen, once, shared
 
 MB = 2**20
 
@@ -121,6 +125,52 @@ def test_once_makes_one_value_for_every_thread_and_retries_after_a_failure():
     assert value() is made[1] and len(made) == 2
 
 
+def test_shared_makes_each_value_once_per_argument_and_type_and_hands_out_the_same_read_only_object():
+    made = []
+
+    @shared(max_entries=8)
+    def square(x):
+        made.append(x)
+        return Pair(np.full(3, x * x), (x, x))
+
+    first = square(2)
+    assert square(2) is first and made == [2]
+    assert square(2.0) is not first and made == [2, 2.0], "1 and 1.0 are two entries (their types differ)"
+    with pytest.raises(ValueError, match="read-only"):
+        first.values[0] = 0                                    # every session holds this one object
+    square.cache.clear()
+    assert square(2) is not first and made == [2, 2.0, 2]
+
+
+@dataclass(frozen=True)
+class Pair:
+    values: np.ndarray
+    pair: tuple
+
+
+@dataclass
+class Loose:
+    x: int
+
+
+@pytest.mark.parametrize(("value", "named"), [
+    ([1, 2], "the value is a list"),
+    (Pair(np.zeros(2), (1, [2])), "Pair.pair[1] is a list"),
+    (Pair(np.zeros(2), ({"a": 1},)), "Pair.pair[0] is a dict"),
+    (Loose(1), "not frozen"),
+    (np.array([[1], "a"], dtype=object), "object array"),
+])
+def test_frozen_refuses_what_a_session_could_change_and_names_where_it_is(value, named):
+    with pytest.raises(TypeError, match=re.escape(named)):
+        frozen(value)
+
+
+def test_frozen_takes_read_only_mappings_and_plain_values():
+    view = MappingProxyType({"a": np.ones(2)})
+    assert frozen((view, 1, 2.5, "s", None, np.float32(1))) [0] is view
+    assert not view["a"].flags.writeable
+
+
 def test_deep_size_counts_arrays_and_strings():
     a = np.zeros((128, 128), np.float32)
     assert deep_size({"z": a, "x": ["ab"] * 3}) >= a.nbytes + 6
@@ -194,7 +244,8 @@ def _pickled(value) -> int:
     return len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-# (cache, its largest entry made from the inputs that make it biggest): cache_data keeps entries pickled.
+# (cache, its largest entry made from the inputs that make it biggest). A lesson's ``shared`` cache counts an
+# entry by ``deep_size`` within its byte budget; st.cache_data (glove_nearest) keeps entries pickled.
 WORST = {
     "sense_experiment": (polysemy.sense_experiment, (4096, 9999)),
     "rnn_race": (rnn_vs_attention.rnn_race, (500, 1.5, 10_000)),
@@ -214,14 +265,35 @@ WORST = {
 
 
 @pytest.mark.parametrize("name", sorted(WORST))
-def test_each_cache_data_entry_is_small_enough_that_entries_times_size_is_bounded(name):
+def test_each_caches_largest_entry_is_kept_and_its_bound_is_small(name):
+    """A shared cache's largest entry fits its byte budget (one that does not is made again on every run), and
+    the budget holds its entry count of them; a cache_data one holds entries × largest within 16 MB."""
     cached, args = WORST[name]
-    size = _pickled(cached(*args))
-    max_entries = cached._info.max_entries                       # as declared in its ui/lessons module
-    assert max_entries and max_entries * size <= 16 * MB, f"{name}: {max_entries} × {size:,} bytes"
+    value = cached(*args)
+    if hasattr(cached, "cache"):
+        cache, size = cached.cache, deep_size(value)
+        assert size <= cache.max_bytes <= 16 * MB, f"{name}: {size:,} bytes against {cache.max_bytes:,}"
+        assert cache.max_entries * size <= max(cache.max_bytes, MB) * 1.25, f"{name}: budget too small for its entries"
+    else:
+        size, max_entries = _pickled(value), cached._info.max_entries
+        assert max_entries and max_entries * size <= 16 * MB, f"{name}: {max_entries} × {size:,} bytes"
+
+
+def shared_caches() -> dict[str, ByteLRU]:
+    """Every lesson computation's ``shared`` cache, found in the ui/lessons modules."""
+    found = {}
+    for path in sorted((ROOT / "ui" / "lessons").glob("*.py")):
+        module = importlib.import_module(f"ui.lessons.{path.stem}")
+        found |= {f"{path.stem}.{n}": f.cache for n, f in vars(module).items()
+                  if isinstance(getattr(f, "cache", None), ByteLRU) and getattr(f, "__module__", "") == module.__name__}
+    return found
 
 
 def test_the_byte_bounded_caches_add_up_to_a_budget():
     """Community Cloud gives an app about 690 MB; the server with both models loaded starts near 270 MB
-    (docs/RELIABILITY.md), so the two shared caches may take well under the rest."""
-    assert models.LAB_RUNS_MAX_BYTES + charts.FIGURES_MAX_BYTES <= 224 * MB
+    (docs/RELIABILITY.md), so the shared caches may take well under the rest: the lab's runs, the figures,
+    and every lesson's computations."""
+    lessons = shared_caches()
+    assert len(lessons) >= 20 and "rnn_vs_attention.rnn_race" in lessons
+    total = models.LAB_RUNS_MAX_BYTES + charts.FIGURES_MAX_BYTES + sum(c.max_bytes for c in lessons.values())
+    assert total <= 232 * MB, f"{total / MB:.0f} MB"

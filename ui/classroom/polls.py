@@ -50,8 +50,9 @@ QUESTION_KEY = "_class_question"   # the class's question on a follower's page (
 def class_poll(poll_id: str) -> Poll | None:
     """The class's question ``poll_id`` as the room shows it now (open, or just revealed), for a following
     student; None for anyone else or another question."""
-    snap = state().snap
-    if following() and snap is not None and snap.poll is not None and snap.poll.poll_id == poll_id:
+    s = state()
+    snap = s.snap
+    if following(s) and snap is not None and snap.poll is not None and snap.poll.poll_id == poll_id:
         return snap.poll
     return None
 
@@ -59,8 +60,9 @@ def class_poll(poll_id: str) -> Poll | None:
 def asking() -> Poll | None:
     """The question open to the class (not yet revealed) while this session follows it, else None: nothing on
     the page may give its answer away meanwhile."""
-    snap = state().snap
-    if following() and snap is not None and snap.poll is not None and not snap.poll.revealed:
+    s = state()
+    snap = s.snap
+    if following(s) and snap is not None and snap.poll is not None and not snap.poll.revealed:
         return snap.poll
     return None
 

@@ -73,10 +73,11 @@ class ClassState:
 
 def state() -> ClassState:
     """This session's classroom state (made on first use)."""
-    ss = st.session_state
-    if STATE_KEY not in ss:
-        ss[STATE_KEY] = ClassState()
-    return ss[STATE_KEY]
+    try:                      # one look-up: every run asks this about a hundred times
+        return st.session_state[STATE_KEY]
+    except KeyError:
+        made = st.session_state[STATE_KEY] = ClassState()
+        return made
 
 
 def role() -> str | None:
@@ -95,15 +96,17 @@ def late_run(slug: str, room_page: str) -> bool:
         and time.time() - left[1] < LATE_RUN_S
 
 
-def following() -> bool:
-    s = state()
+def following(s: ClassState | None = None) -> bool:
+    """This session follows a class as a student (``s``: its state, when the caller holds it already)."""
+    s = state() if s is None else s
     return s.role == "student" and s.following
 
 
 def holds_controls() -> bool:
     """The room sets this session's lesson controls on every run: it follows a class it can reach. Its
     controls are then drawn disabled, since a move of its own would be put back by the room's value."""
-    return following() and not state().offline
+    s = state()
+    return following(s) and not s.offline
 
 
 def follower_id() -> str | None:

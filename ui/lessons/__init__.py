@@ -1,13 +1,13 @@
 """Each lesson's cached computations, in one module named after its page: ``ui/lessons/<slug>.py``.
 
 They live in modules rather than in the page scripts: a page script runs top to bottom on every rerun, so a
-``@st.cache_data`` written in it is applied anew each time, and Streamlit reads and tokenizes the function's
-source to key its cache. Defined here, each is decorated once per process. Every cache is bounded in entries
-(``max_entries``) and in bytes: either its entries have a small largest size (so entries × that size is the
-bound; tests/test_memory_bounds.py measures each), or, where one entry can be 100 times another (the lab's
-model runs, in ui/models.py), it is a ``ui.lru.ByteLRU`` with a byte budget. None returns a figure
-(cache_data would pickle it and rebuild it, validation and all, on every hit: figures go through
-``ui.charts.built``). Each returns a small frozen dataclass, as the core does, never a dict read by string.
+cache decorator written in it would be applied anew each time. Each computation is ``@shared`` (``ui.lru``):
+its results kept once per process in a cache bounded in entries and in bytes (tests/test_memory_bounds.py
+checks each largest entry against its budget, and all the budgets together), frozen and handed to every
+session as they are, so a hit is a dictionary look-up (``st.cache_data`` hashed the arguments and unpickled a
+copy on every hit). A few loaded-once tables with a spinner stay ``st.cache_resource``. None returns a figure
+(figures go through ``ui.charts.built``). Each returns a small frozen dataclass of read-only arrays and
+tuples, as the core does, never a dict read by string.
 
 Data files are named here, next to the function that reads them; a page calls ``polysemy.vocab()``,
 never passes a path back in.

@@ -16,6 +16,7 @@ import streamlit as st
 import attention_core as core
 from ui.content import LESSONS_DIR
 from ui.lessons import polysemy, rnn_vs_attention
+from ui.lru import shared
 from ui.models import MODEL_RUNS, encode, minilm
 
 TEXT = tomllib.loads((LESSONS_DIR / "first_look.toml").read_text(encoding="utf-8"))
@@ -65,7 +66,7 @@ def _qkv(p: core.FirstPass) -> np.ndarray:
     return np.hstack([t.Q[:, :PER_PART], t.K[:, :PER_PART], t.V[:, :PER_PART]])
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shared(max_entries=1)
 def pass_frames() -> PassFrames:
     """Every stage's heatmap rows and bars (ten stages of [T + 1, 24] and [T + 1]: a few kB)."""
     river, till = passes()
@@ -108,8 +109,8 @@ TEMPERATURE = 0.05            # the polysemy page's default: the vocabulary's sc
 
 @dataclass(frozen=True)
 class WordsMove:
-    words: list[str]                     # the context words picked
-    groups: list[str]                    # each one's group
+    words: tuple[str, ...]               # the context words picked
+    groups: tuple[str, ...]              # each one's group
     trace: core.polysemy.ContextTrace    # the static bank's blend of them
     static: np.ndarray                   # [2]
     to_river: float                      # |z − river sense|
@@ -122,15 +123,15 @@ class WordsMove:
         return 2 if self.to_river == self.to_money else int(self.to_money < self.to_river)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@shared(max_entries=4)
 def words_move(context: str) -> WordsMove:
     """Bank's blend of the picked context words, and how far it lands from each sense."""
     v = polysemy.vocab()
-    words = [w for w in v.words if v.group_of[w] in CONTEXTS[context]]
+    words = tuple(w for w in v.words if v.group_of[w] in CONTEXTS[context])
     static = core.centroid(v.senses)
     trace = core.polysemy.contextualize(static, np.array([v.coords[w] for w in words]), TEMPERATURE)
     river, money = v.senses
-    return WordsMove(words=words, groups=[v.group_of[w] for w in words], trace=trace, static=static,
+    return WordsMove(words=words, groups=tuple(v.group_of[w] for w in words), trace=trace, static=static,
                      to_river=float(np.linalg.norm(trace.z - river)), to_money=float(np.linalg.norm(trace.z - money)))
 
 
@@ -170,7 +171,7 @@ class ScaleMove:
     scaled: np.ndarray                   # the same row divided by √dₖ
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def scale_move(d_k: int) -> ScaleMove:
     """One query's weights over SCALE_KEYS random keys at this dₖ, unscaled and scaled (the same draws)."""
     scores = core.random_score_rows(d_k, SCALE_KEYS, 1, np.random.default_rng([SCALE_SEED, d_k]))[0]
@@ -188,7 +189,7 @@ class HeadsMove:
     tops: tuple[int, int]                # each one's favourite token
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shared(max_entries=1)
 def heads_move() -> HeadsMove:
     """Two heads of the first layer that look from "it" differently: the first whose favourite from "it" is
     "animal", and the first that mostly looks at the previous token (from the Lab's cached run)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 import attention_core as core
+from ui.lru import shared
 
 D_K, D_V = 4, 3                                           # the stepping example's query/key and value sizes
 LENGTHS = (256, 512, 1024, 2048, 4096, 8192, 16384)
@@ -27,7 +27,7 @@ class Run:
     largest: float                      # the largest |plain output| entry, for scale
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def flash_run(length: int, block: int, spread: float, causal: bool, seed: int) -> Run:
     """Random Q, K, V for T tokens, attended tile by tile and plainly: the trace, each block's m, ℓ and rescale
     factor ([n_blocks, T] each), and the largest |tiled − plain| at this block size and over B = 1 … T."""
@@ -60,7 +60,7 @@ class Traffic:
     roof_tiled: core.Roofline
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def flash_traffic(n: int, d: int, block: int) -> Traffic:
     """Main-memory traffic of one head (Dao et al. 2022), plain and tiled, at (N, d, B_c), against N and
     against B_c, with the roofline of each on the page's GPU."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 import attention_core as core
+from ui.lru import shared
 
 WORDS = ("the", "cat", "sat", "on", "the", "mat", "because", "it", "was", "warm", "and", "soft")
 N_LAYERS, N_HEADS, D_HEAD = 2, 2, 4
@@ -36,7 +36,7 @@ class ToyRun:
     largest: float
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def toy_run(seed: int) -> ToyRun:
     """WORDS through a decoder drawn from ``seed``: every step cached, and every prefix recomputed."""
     rng = np.random.default_rng(seed)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import streamlit as st
-
 import attention_core as core
+from ui.lru import shared
 from ui.models import encode
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def head_roles(text: str) -> core.HeadRoles:
     """Each head's favourite key per token in the lab's cached run of ``text`` (the same run the lab draws)."""
     r = encode(text)

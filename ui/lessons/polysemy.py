@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import attention_core as core
+from ui.lru import shared
 from ui.models import glove, glove_nearest
 
 VOCAB_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "polysemy_2d.csv"
@@ -23,29 +25,29 @@ REAL_VECTORS_FILE = Path(__file__).resolve().parents[2] / "assets" / "vocab" / "
 class Vocab:
     """The 2-D vocabulary: every word (senses included) with its point and group."""
 
-    all: list[str]                      # every row's word, in file order
+    all: tuple[str, ...]                # every row's word, in file order
     X: np.ndarray                       # [n, 2] their points
-    groups: list[str]                   # each row's group ("river", "finance", "sense", …)
-    coords: dict[str, np.ndarray]       # word → [2]
-    group_of: dict[str, str]            # word → group
+    groups: tuple[str, ...]             # each row's group ("river", "finance", "sense", …)
+    coords: Mapping[str, np.ndarray]    # word → [2]
+    group_of: Mapping[str, str]         # word → group
     senses: np.ndarray                  # [2, 2] the two senses' points
-    words: list[str]                    # the words a learner can pick (no senses)
+    words: tuple[str, ...]              # the words a learner can pick (no senses)
 
 
-@st.cache_data(max_entries=1)
+@shared(max_entries=1)
 def vocab() -> Vocab:
     """The vocabulary as the page uses it: plain lists and arrays taken out of the CSV once, so a rerun
     neither unpickles a DataFrame nor indexes one word at a time."""
     table = pd.read_csv(VOCAB_FILE, comment="#", skipinitialspace=True).set_index("word")
-    X, groups = table[["x", "y"]].to_numpy(dtype=float), list(table["group"])
-    return Vocab(all=list(table.index), X=X, groups=groups,
-                 coords=dict(zip(table.index, X, strict=True)),
-                 group_of=dict(zip(table.index, groups, strict=True)),
+    X, groups = table[["x", "y"]].to_numpy(dtype=float), tuple(table["group"])
+    return Vocab(all=tuple(table.index), X=X, groups=groups,
+                 coords=MappingProxyType(dict(zip(table.index, X, strict=True))),
+                 group_of=MappingProxyType(dict(zip(table.index, groups, strict=True))),
                  senses=X[[g == "sense" for g in groups]],
-                 words=[w for w, g in zip(table.index, groups, strict=True) if g != "sense"])
+                 words=tuple(w for w, g in zip(table.index, groups, strict=True) if g != "sense"))
 
 
-@st.cache_data(max_entries=64)
+@shared(max_entries=64)
 def sense_experiment(d: int, seed: int) -> core.SenseExperiment:
     """One cached run per (d, seed); the seed and d together fix the random draw."""
     return core.sense_experiment(d, np.random.default_rng([seed, d]))
@@ -63,20 +65,20 @@ class RealVectors:
 
     title: str
     ambiguous: str                      # the word with two senses, drawn as a star
-    words: list[str]                    # the listed words GloVe has
+    words: tuple[str, ...]              # the listed words GloVe has
     coords: np.ndarray                  # [len(words), 2] their PCA coordinates
-    missing: list[str]                  # the listed words GloVe lacks
-    groups: list[str]                   # each found word's group
-    neighbours: list[tuple[str, float]]  # the ambiguous word's ten nearest GloVe words, with cosines
+    missing: tuple[str, ...]            # the listed words GloVe lacks
+    groups: tuple[str, ...]             # each found word's group
+    neighbours: tuple[tuple[str, float], ...]  # the ambiguous word's ten nearest GloVe words, with cosines
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shared(max_entries=1)
 def real_vectors() -> RealVectors:
     """The word list of assets/vocab/real_vectors.toml placed by GloVe's PCA, once per process."""
     title, ambiguous, groups = load_word_groups()
     words = [w for ws in groups.values() for w in ws]
     group_of = {w: g for g, ws in groups.items() for w in ws}
     found, coords, missing = core.static_map(glove(), words)
-    return RealVectors(title=title, ambiguous=ambiguous, words=found, coords=coords, missing=missing,
-                       groups=[group_of[w] for w in found],
-                       neighbours=glove_nearest(ambiguous, 10) if ambiguous in glove() else [])
+    return RealVectors(title=title, ambiguous=ambiguous, words=tuple(found), coords=coords, missing=tuple(missing),
+                       groups=tuple(group_of[w] for w in found),
+                       neighbours=tuple(glove_nearest(ambiguous, 10)) if ambiguous in glove() else ())

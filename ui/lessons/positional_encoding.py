@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as core
+from ui.lru import MB, shared
 from ui.models import MODEL_RUNS, minilm
 
 TEXT, SHUFFLE = "the bank of the river", 1          # the page's defaults: the sentence, and which shuffle
@@ -73,7 +74,7 @@ def moved_order(n: int, shuffle: int) -> np.ndarray:
     return order
 
 
-@st.cache_data(max_entries=16, show_spinner="Running the model on both orders…")
+@shared(max_entries=16, max_bytes=5 * MB, spinner="Running the model on both orders…")
 def shuffle_numbers(text: str, shuffle: int) -> ShuffleNumbers:
     """The typed and the shuffled sentence through the toy head and MiniLM (positions off and on).
 

@@ -6,24 +6,26 @@ The model itself, and each sentence's run, are cached once in ui/models.py (the 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
-import streamlit as st
 
 import attention_core as core
+from ui.lru import MB, shared
 from ui.models import minilm, run_model
 
 LAB = tomllib.loads((Path(__file__).resolve().parents[2] / "assets" / "data" / "lab.toml").read_text(encoding="utf-8"))
 PRESETS, EXPERIMENT, REFERENCES = LAB["presets"], LAB["experiment"], LAB["references"]
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def reference_stacks(word: str) -> tuple[list[tuple[str, str]], np.ndarray | None]:
+@shared(max_entries=8)
+def reference_stacks(word: str) -> tuple[tuple[tuple[str, str], ...], np.ndarray | None]:
     """((sense, sentence) per reference sentence of the normalised ``word``, their [n, 8, d] stacks or None).
     Only the lab's few reference words have any (at most 8 entries of about 12 × 8 × 384 floats)."""
-    refs = [(r["sense"], s) for r in REFERENCES if r["word"] == word for s in r["sentences"]]
+    refs = tuple((r["sense"], s) for r in REFERENCES if r["word"] == word for s in r["sentences"])
     if not refs:
         return refs, None
     model = minilm()
@@ -34,13 +36,13 @@ def reference_stacks(word: str) -> tuple[list[tuple[str, str]], np.ndarray | Non
 class LayerExperiment:
     """One word's vectors, layer by layer, in the learner's sentences and in the references."""
 
-    stacks: dict[int, np.ndarray]       # sentence index → [8, d]: the lookup vector, then layers 0–6
-    missing: list[int]                  # 1-based numbers of the sentences without the word
-    refs: list[tuple[str, str]]         # (sense, sentence) of each reference sentence
+    stacks: Mapping[int, np.ndarray]    # sentence index → [8, d]: the lookup vector, then layers 0–6
+    missing: tuple[int, ...]            # 1-based numbers of the sentences without the word
+    refs: tuple[tuple[str, str], ...]   # (sense, sentence) of each reference sentence
     ref_stacks: np.ndarray | None       # [n_refs, 8, d], or None when the word has no references
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@shared(max_entries=32, max_bytes=6 * MB)
 def layer_experiment(word: str, sentences: tuple[str, ...]) -> LayerExperiment:
     """The word's [8, d] stacks (lookup, layers 0–6) in each sentence that has it, and in the references.
 
@@ -53,4 +55,4 @@ def layer_experiment(word: str, sentences: tuple[str, ...]) -> LayerExperiment:
         except ValueError:
             missing.append(n + 1)
     refs, ref_stacks = reference_stacks(core.normalise_word(word))
-    return LayerExperiment(stacks=stacks, missing=missing, refs=refs, ref_stacks=ref_stacks)
+    return LayerExperiment(stacks=MappingProxyType(stacks), missing=tuple(missing), refs=refs, ref_stacks=ref_stacks)

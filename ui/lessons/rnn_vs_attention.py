@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 import attention_core as core
+from ui.lru import MB, shared
 
 HIDDEN, D_IN, D_K = 16, 4, 8                              # the race's RNN and attention head
 # The page's defaults: T, ‖J‖, seed, forget-gate bias, state size, stored pairs.
@@ -26,7 +26,7 @@ class Race:
     factors: core.ChainFactors          # the chain's per-step factors
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@shared(max_entries=32, max_bytes=3 * MB)
 def rnn_race(length: int, rho: float, seed: int) -> Race:
     """One random sequence read by a tanh RNN with ‖W_hh‖ = rho and by one attention head (data only: a cached
     figure would be pickled and rebuilt on every hit; the page builds it through ui.charts.built)."""
@@ -51,7 +51,7 @@ class LstmRace:
     log10: np.ndarray                   # log₁₀ of the same, finite where it underflows
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@shared(max_entries=32)
 def lstm_race(length: int, forget_bias: float, seed: int) -> LstmRace:
     """‖∂(h_T, c_T)/∂x_j‖ of a random LSTM (forget-gate bias ``forget_bias``) reading the race's sequence.
 
@@ -71,14 +71,14 @@ RECALL_TRIALS = 6                                         # draws averaged, so o
 RECALL_GRID = tuple(int(k) for k in np.unique(np.round(np.geomspace(1, RECALL_MAX, 28))))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared(max_entries=16)
 def recall(d: int, seed: int) -> core.RecallCurve:
     """Recall accuracy against k on a fixed grid of k, for a state of d numbers and for attention."""
     return core.recall_curve(d, RECALL_GRID, np.random.default_rng([seed, d]), draw=RECALL_MAX,
                              trials=RECALL_TRIALS)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def recall_at(d: int, k: int, seed: int) -> core.RecallCurve:
     """The same draws as recall(d, seed), at one k."""
     return core.recall_curve(d, [k], np.random.default_rng([seed, d]), draw=RECALL_MAX, trials=RECALL_TRIALS)
@@ -93,7 +93,7 @@ class PathCurves:
     attention: np.ndarray               # steps through attention
 
 
-@st.cache_data(max_entries=1, show_spinner=False)
+@shared(max_entries=1)
 def path_curves() -> PathCurves:
     """Path length from token 1 to token N through the chain and through attention, for N = 2 … 500."""
     lengths = np.arange(2, 501)

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import attention_core as core
+from ui.lru import shared
 
 DRAWS = 4000                                              # q·k samples per histogram
 BINS = 41
@@ -25,7 +26,7 @@ def dot_product_draws(seed: int) -> np.ndarray:
     return prefix
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared(max_entries=8)
 def softmax_sweep_by_seed(seed: int) -> core.SoftmaxSweep:
     """The softmax sweep over dₖ = 1 … 1024; it depends on the seed only."""
     return core.softmax_sweep(SWEEP_D_K, N_KEYS, 300, np.random.default_rng(seed))
@@ -47,7 +48,7 @@ class SqrtDkNumbers:
     x_scaled: np.ndarray                # [161] where the scaled one's is drawn
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def sqrt_dk_numbers(d_k: int, seed: int) -> SqrtDkNumbers:
     """Every number that depends on (dₖ, seed). Samples are binned here, never sent to the browser. No figures:
     cache_data would pickle them and rebuild them, validation and all, on every hit; the page builds them

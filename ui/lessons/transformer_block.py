@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 import attention_core as core
 from ui.lessons.real_model_lab import EXPERIMENT, PRESETS
+from ui.lru import MB, shared
 from ui.models import MODEL_RUNS, minilm
 
 SENTENCE = PRESETS[0]                                  # the page's default: "I sat on the muddy river bank"
@@ -29,7 +29,7 @@ def switched_off(parts: core.BlockParts) -> str:
     return " and ".join([", ".join(off[:-1]), off[-1]] if len(off) > 1 else off) or "nothing"
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared(max_entries=8, max_bytes=12 * MB)
 def staged_run(text: str, residual: bool, layer_norm: bool, feed_forward: bool) -> core.StagedRun:
     """The sentence through the six blocks with these parts (each layer's output: [7, T, 384] float32, at most
     1.4 MB for 128 tokens). Raises ValueError for text with nothing to read."""
@@ -37,7 +37,7 @@ def staged_run(text: str, residual: bool, layer_norm: bool, feed_forward: bool) 
         return minilm().run_stages(text, core.BlockParts(residual, layer_norm, feed_forward))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@shared(max_entries=64)
 def alikeness(text: str, residual: bool, layer_norm: bool, feed_forward: bool) -> np.ndarray:
     """Mean pairwise cosine of the sentence's tokens after the embedding and each block: [7]."""
     return core.alikeness_by_layer(staged_run(text, residual, layer_norm, feed_forward).hidden_states)
@@ -61,7 +61,7 @@ class BankNumbers:
     till_to_others: np.ndarray          # the same at the till
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared(max_entries=8)
 def bank_numbers(residual: bool, layer_norm: bool, feed_forward: bool) -> BankNumbers:
     """The two "bank" vectors with these parts (8 settings in all, a few dozen numbers each)."""
     runs = [staged_run(s, residual, layer_norm, feed_forward) for s in (RIVER, TILL)]
