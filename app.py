@@ -2,11 +2,13 @@
 
 import streamlit as st
 
-from ui import entry, heap, navigation, streamlit_private
+from ui import entry, heap, navigation, streamlit_private, sweeper
 
 entry.use_navigation_only()
 # A timer's tick tagged with a page the server has switched this session away from is dropped (once per process).
 streamlit_private.drop_stale_ticks()
+# What a class that has left still holds (idle lab runs and figures, closed sessions) is given back (once per process).
+sweeper.start()
 # No page_title: set here it would name every tab; without it each tab takes its page's title (the lesson's).
 st.set_page_config(page_icon=navigation.ICON, layout="wide")
 sections = navigation.navigation_pages()

@@ -66,6 +66,8 @@ def main() -> None:
     sid = private.session_id()
     say("session id", "ok" if isinstance(sid, str) and sid else f"bad {sid!r}")
     say("served", private.served())
+    if "probe_reap" in st.query_params:                   # the closed sessions a reconnect can no longer have
+        say("reaped", private.reap_closed_sessions())
     say("fragment run", private.fragment_run())
     value = st.slider("x", 0, 10, 3, key="probe_slider")
     pressed = st.button("wake", key="probe_wake")

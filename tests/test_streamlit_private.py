@@ -5,6 +5,7 @@ first; and no other app module reaching them itself (docs/STREAMLIT.md is the up
 from __future__ import annotations
 
 import ast
+import asyncio
 import logging
 import re
 import threading
@@ -24,7 +25,7 @@ PRIVATE_NAMES = frozenset({
     "PagesManager", "uses_pages_directory", "get_script_run_ctx", "fragment_ids_this_run",
     "pages_manager", "widget_user_keys_this_run", "ThreadState", "_session_mgr",
     "_get_async_objs", "get_active_session_info", "_client_state", "request_rerun", "has_fragment",
-    "page_script_hash", "_scriptrunner", "_pages_manager", "current_page_script_hash",
+    "page_script_hash", "_scriptrunner", "_pages_manager", "current_page_script_hash", "_session_storage",
 })
 
 
@@ -115,6 +116,7 @@ def test_the_emoji_table_is_the_module_streamlit_compiles_on_import():
 def test_outside_a_server_the_accesses_say_so_without_raising():
     assert private.session_id() is None and not private.fragment_run() and private.current_fragment_id() is None
     assert private.widget_keys() is None and not private.served() and private.server() is None
+    assert private.reap_closed_sessions() is None
 
 
 async def _probe(base: str) -> list[str]:
@@ -209,3 +211,35 @@ def test_a_tick_is_stale_only_when_it_names_another_page_than_the_sessions():
     assert not private.stale_tick(ClientState(fragment_id="f", page_script_hash="old"), "new")   # a widget's
     assert not private.stale_tick(ClientState(is_auto_rerun=True, page_script_hash="old"), "new")  # whole page
     assert not private.stale_tick(None, "new")
+
+
+async def _reaped(base: str, closed: int) -> list[str]:
+    """``closed`` tabs open the probe and close; once their wait for a reconnect is over, one more asks it to reap."""
+    from devtools.harness import stream_url
+    from devtools.ws_client import Client
+
+    for n in range(closed):
+        tab = Client(stream_url(base), f"closed {n}")
+        await tab.open()
+        await tab.run(timeout=WAIT_S)
+        await tab.close()
+    await asyncio.sleep(2.5)      # no event: the wait for a reconnect ends silently (1 s here, and a close may take one)
+    tab = Client(stream_url(base), "reaper", query="probe_reap=1")
+    await tab.open()
+    try:
+        await tab.run(timeout=WAIT_S)
+        return [m.removeprefix("probe reaped: ") for m in tab.markdown if m.startswith("probe reaped: ")]
+    finally:
+        await tab.close()
+
+
+def test_closed_sessions_past_their_reconnect_wait_are_reaped_on_a_real_server():
+    """Streamlit keeps a closed tab's session for server.disconnectedSessionTTL and removes an expired one only when
+    another session closes: the last tabs of a class stay until the next class leaves. The reap removes them."""
+    from devtools import harness, ws_client
+
+    with harness.serve("--server.disconnectedSessionTTL", "1", script="devtools/streamlit_probe.py") as (_, base, _):
+        said = ws_client.run(_reaped(base, 3))
+    # The three closed within a second of each other, so no close found another's wait over: all three were still
+    # held, long expired, and the reap removed them (the reaper's own session is open, so not among them).
+    assert said == ["3"], said

@@ -20,9 +20,11 @@ from ui.numbers import written
 # A figure counts twice its JSON-ready dict: Plotly's own validated copy plus the sealed dict (see sealed()).
 # The budget holds every lesson's default figures many times over (all twelve lessons' take about 1.2 MB)
 # and about a hundred of the Lab's 128-token heatmaps with their bars (0.23 + 0.06 MB a pair): a class of 30
-# in the Lab keeps each student's current pair (docs/RELIABILITY.md).
-FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES = 32 * 2**20, 256
-FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()))
+# in the Lab keeps each student's current pair (docs/RELIABILITY.md). A figure nobody has drawn for
+# FIGURES_MAX_IDLE seconds is dropped by ui.sweeper: the budget is spent while a class is there, not after.
+FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, FIGURES_MAX_IDLE = 32 * 2**20, 256, 60.0
+FIGURES: ByteLRU[go.Figure] = ByteLRU(FIGURES_MAX_BYTES, FIGURES_MAX_ENTRIES, lambda fig: 2 * deep_size(fig.to_dict()),
+                                      max_idle=FIGURES_MAX_IDLE)
 
 # No mode bar: on a touch screen a tap shows it over the chart's title, and the site's own "Show the
 # numbers" table, not a PNG download or zoom box, is the way to the exact values.

@@ -7,9 +7,7 @@ the polysemy page's real vectors and the lab's neighbour lists read GloVe throug
 
 from __future__ import annotations
 
-import functools
 import threading
-import time
 
 import streamlit as st
 
@@ -44,28 +42,11 @@ def minilm() -> core.bert.MiniLM:
 # after its browser has gone. A 128-token run (6 layers × 12 heads × 128² float32 weights, 4.7 MB) is about
 # a hundred times a 12-token one. The budget holds a class of 30 on the longest sentences (each student
 # moving through their own run); fewer would make every move rerun the model once the class cycles through
-# more runs than it holds. A run nobody has read for LAB_RUNS_MAX_IDLE seconds is dropped by the sweeper,
+# more runs than it holds. A run nobody has read for LAB_RUNS_MAX_IDLE seconds is dropped by ui.sweeper,
 # so the budget is spent only while a class is there (tests/test_memory_bounds.py checks the figures).
-LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES, LAB_RUNS_MAX_IDLE, SWEEP_SECONDS = 150 * 2**20, 512, 30.0, 10.0
+LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES, LAB_RUNS_MAX_IDLE = 150 * 2**20, 512, 30.0
 LAB_RUNS: ByteLRU[core.bert.AttentionRun] = ByteLRU(LAB_RUNS_MAX_BYTES, LAB_RUNS_MAX_ENTRIES, lambda r: r.nbytes,
                                                     max_idle=LAB_RUNS_MAX_IDLE)
-
-
-@functools.cache
-def sweeper() -> threading.Thread:
-    """Once per process: a thread that drops idle lab runs every SWEEP_SECONDS and hands the memory back:
-    with a collection when it dropped any (heap.release_memory), else the heaps' free pages only (heap.trim).
-    Without it, nothing would run after a class has left, and the runs would stay."""
-    def sweep_forever() -> None:
-        while True:
-            time.sleep(SWEEP_SECONDS)
-            if LAB_RUNS.sweep():
-                heap.release_memory()
-            else:
-                heap.trim()
-    thread = threading.Thread(target=sweep_forever, name="lab-runs-sweeper", daemon=True)
-    thread.start()
-    return thread
 
 
 # At most two model runs at once (the machine's cores): each long run allocates sizeable temporaries, and
@@ -85,5 +66,4 @@ def encode(text: str) -> core.bert.AttentionRun:
     def make() -> core.bert.AttentionRun:
         with MODEL_RUNS:
             return minilm().attention_run(text)
-    sweeper()
     return LAB_RUNS.get(text, make)
