@@ -223,7 +223,7 @@ async def _reaped(base: str, closed: int) -> list[str]:
         await tab.open()
         await tab.run(timeout=WAIT_S)
         await tab.close()
-    await asyncio.sleep(2.5)      # no event: the wait for a reconnect ends silently (1 s here, and a close may take one)
+    await asyncio.sleep(2.5)      # no event: a wait for a reconnect ends silently (1 s here; a close may take one)
     tab = Client(stream_url(base), "reaper", query="probe_reap=1")
     await tab.open()
     try:
