@@ -30,9 +30,9 @@ _IDLE = {"wait", "select", "poll", "epoll", "sleep", "_wait_for_tstate_lock", "a
          "_worker", "run_forever", "_run_once"}
 # Threads that wait inside C (time.sleep, a socket read with a timeout), seen by the Python frame that called it:
 # Streamlit's file watcher between looks, Redis's listener waiting for a change (can_read), and a run waiting
-# for another to compute a cached value.
+# for another to compute a cached value, and the memory sweeper between passes.
 _IDLE_CALLS = {("polling_path_watcher.py", "task"), ("socket.py", "can_read"), ("base.py", "can_read"),
-               ("cache_utils.py", "_hold_compute_lock")}
+               ("cache_utils.py", "_hold_compute_lock"), ("sweeper.py", "sweep_forever")}
 
 
 def _in(stack: list[tuple[str, str]], *parts: str) -> bool:

@@ -194,22 +194,25 @@ def test_lab_runs_and_figures_are_dropped_within_a_minute_or_so_of_the_last_read
     assert sweeper.start().is_alive() and sweeper.start().daemon
 
 
-def test_a_sweep_drops_idle_runs_and_figures_and_gives_the_memory_back(monkeypatch):
+def test_a_sweep_drops_idle_runs_and_figures_and_collects_only_for_megabytes(monkeypatch):
     now = [1000.0]
-    runs = ByteLRU(10 * MB, 10, len, max_idle=30, clock=lambda: now[0])
-    figures = ByteLRU(10 * MB, 10, len, max_idle=60, clock=lambda: now[0])
+    runs = ByteLRU(100 * MB, 10, len, max_idle=30, clock=lambda: now[0])
+    figures = ByteLRU(100 * MB, 10, len, max_idle=60, clock=lambda: now[0])
     monkeypatch.setattr(models, "LAB_RUNS", runs)
     monkeypatch.setattr(charts, "FIGURES", figures)
     handed_back = []
-    monkeypatch.setattr(heap, "release_memory", lambda: handed_back.append("collected and trimmed"))
+    monkeypatch.setattr(heap, "release_memory", lambda: handed_back.append("collected"))
     monkeypatch.setattr(heap, "trim", lambda: handed_back.append("trimmed"))
-    runs.get("run", lambda: "r" * 100)
+    runs.get("run", lambda: "r" * sweeper.COLLECT_BYTES)
     figures.get("figure", lambda: "f" * 100)
     now[0] += 45
     assert sweeper.sweep() == 1 and len(runs) == 0 and len(figures) == 1
     now[0] += 30
     assert sweeper.sweep() == 1 and len(figures) == 0
-    assert sweeper.sweep() == 0 and handed_back == ["collected and trimmed"] * 2 + ["trimmed"]
+    assert sweeper.sweep() == 0
+    assert handed_back == ["collected", "trimmed", "trimmed"], "a small figure is not worth a full collection"
+    monkeypatch.setattr(sweeper.streamlit_private, "reap_closed_sessions", lambda: 3)   # a class's closed tabs
+    assert sweeper.sweep() == 3 and handed_back[-1] == "collected"
 
 
 def test_a_lab_session_keeps_no_run_of_its_own(monkeypatch):

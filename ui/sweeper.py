@@ -15,17 +15,22 @@ import time
 from ui import charts, heap, models, streamlit_private
 
 SWEEP_SECONDS = 10.0
+# A full collection holds the interpreter for up to a few hundred ms with a class on the server: worth it for a
+# class's sessions or megabytes of runs and figures (Plotly figures form cycles), not for a few small figures.
+COLLECT_BYTES = 4 * 2**20
 
 
 def sweep() -> int:
     """One pass: what it dropped (runs, figures, sessions), then the memory handed back: with a collection when
-    anything was dropped (heap.release_memory), else the heaps' free pages only (heap.trim)."""
-    dropped = models.LAB_RUNS.sweep() + charts.FIGURES.sweep() + (streamlit_private.reap_closed_sessions() or 0)
-    if dropped:
+    sessions or COLLECT_BYTES went (heap.release_memory), else the heaps' free pages only (heap.trim)."""
+    held = models.LAB_RUNS.nbytes + charts.FIGURES.nbytes
+    dropped = models.LAB_RUNS.sweep() + charts.FIGURES.sweep()
+    sessions = streamlit_private.reap_closed_sessions() or 0
+    if sessions or held - models.LAB_RUNS.nbytes - charts.FIGURES.nbytes >= COLLECT_BYTES:
         heap.release_memory()
     else:
         heap.trim()
-    return dropped
+    return dropped + sessions
 
 
 @functools.cache
