@@ -193,6 +193,37 @@ def test_a_join_waits_briefly_for_the_browsers_id_then_goes_ahead(monkeypatch):
     end(pres)
 
 
+def test_a_join_cut_short_by_the_browsers_answer_counts_the_student_once(monkeypatch):
+    """Under load a join can go ahead without the browser's follower id (WAIT_FOR_BROWSER_S), under an id of the
+    session's own; the browser's answer then asks for a rerun, which stops the run at its next call that sends the
+    browser something. The state must already say "joined" there, or the rerun joins again under the browser's id."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+    from streamlit.runtime.state.query_params_proxy import QueryParamsProxy
+
+    pres, code, _ = start_class()
+    monkeypatch.setattr(browser, "there", lambda: True)
+    tab = fresh(room=code)                                   # waiting for the browser's id
+    monkeypatch.setattr(joining, "WAIT_FOR_BROWSER_S", 0.0)
+    cut = []
+    for name in ("__setitem__", "pop"):
+        real = getattr(QueryParamsProxy, name)
+
+        def cut_once(self, *args, real=real, **kwargs):
+            if not cut and count(code) == 1:                 # counted, under the session's own id: the answer comes
+                cut.append(args)
+                joining.st.session_state["_class_browser_said"] = {"follower": "cd" * 16, "presenter": None}
+                raise RerunException(RerunData(query_string=f"room={code}"))
+            return real(self, *args, **kwargs)
+        monkeypatch.setattr(QueryParamsProxy, name, cut_once)
+    tab.run()
+    assert cut, "the run was not cut after the store counted the student"
+    assert f"Following class {code}" in texts(tab)
+    assert count(code) == 1, "one student, counted under two ids"
+    monkeypatch.undo()
+    end(pres)
+
+
 # --- words from links and presenters ----------------------------------------------------------------------------
 
 def test_a_links_word_shows_without_its_direction_override():

@@ -28,7 +28,7 @@ from classroom.store import (
     UnknownRoom,
     normal_code,
 )
-from ui import streamlit_private as private
+from ui import streamlit_private as private, wake
 from ui.classroom import browser, console, results_view
 from ui.classroom.rooms import client_address, room_store
 from ui.classroom.session import leave, notice, role, state
@@ -247,9 +247,16 @@ def waiting() -> str | None:
 
 
 def _become_student(code: str, offline: bool) -> None:
-    leave()
+    """The session follows ``code``, which the store has just counted it in. Its state says so before any call that
+    sends the browser something: a rerun asked for meanwhile (the browser's follower id arriving) stops a run at
+    such a call, and a run stopped with the state unsaid would join again, under the browser's id, and the class
+    would count one student twice until the first id's presence lapsed (seen filling a class of 500 at 499)."""
     s = state()
+    if s.role == "student":
+        wake.forget()
+    s.leave()
     s.role, s.code, s.following, s.offline = "student", code, True, offline
+    st.query_params.pop("key", None)
     st.query_params["room"] = code
     st.session_state[_JOINED] = f"{code}_{time.time_ns()}"
 
