@@ -83,8 +83,9 @@ def clear_cache() -> bytes:
 
 
 # A lesson whose caches no background thread fills (ui/warm.py warms others as they open): what the
-# clears empty stays empty until this page runs again.
-CLEARED, CLEARED_CACHE = "flash_attention", "lessons.flash_attention.flash_run"
+# clears empty stays empty until this page runs again. A Streamlit cache: the lessons' own computations
+# (ui.lru.shared) and the app's shared figures and runs are kept outside them, and a clear leaves those.
+CLEARED, CLEARED_CACHE = "positional_encoding", "lessons.positional_encoding.position_tables"
 
 
 def cache_metrics_once(base: str, *, listing: bool, timeout_s: float) -> dict[str, float]:
