@@ -9,11 +9,13 @@ leftovers: up to 150 MB of lab runs, 32 MB of figures, 128 closed sessions (docs
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 import time
 
 from ui import charts, heap, models, streamlit_private
 
+_LOGGER = logging.getLogger(__name__)
 SWEEP_SECONDS = 10.0
 # A full collection holds the interpreter for up to a few hundred ms with a class on the server: worth it for a
 # class's sessions or megabytes of runs and figures (Plotly figures form cycles), not for a few small figures.
@@ -39,7 +41,10 @@ def start() -> threading.Thread:
     def sweep_forever() -> None:
         while True:
             time.sleep(SWEEP_SECONDS)
-            sweep()
+            try:
+                sweep()
+            except Exception:                             # logged; the next pass tries again
+                _LOGGER.exception("The memory sweep failed.")
 
     thread = threading.Thread(target=sweep_forever, name="memory-sweeper", daemon=True)
     thread.start()

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from classroom.store import FOLLOWER_TTL_S
 from devtools import harness
@@ -160,7 +161,10 @@ def _open_drawer(pg, inside) -> None:
 
     def shown() -> bool:
         if expand.is_visible():
-            expand.click()
+            try:     # widened again, the sidebar may open by itself between the look and the click: look again
+                expand.click(timeout=2_000)
+            except PlaywrightTimeout:
+                pass
         return inside.count() > 0 and inside.first.evaluate(IN_VIEW_JS)
 
     harness.until(shown, WAIT_MS / 1000, "the sidebar drawer did not open", every_s=0.25, pause=pg.wait_for_timeout)
