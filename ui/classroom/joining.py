@@ -28,10 +28,10 @@ from classroom.store import (
     UnknownRoom,
     normal_code,
 )
-from ui import streamlit_private as private, wake
+from ui import streamlit_private as private
 from ui.classroom import browser, console, results_view
 from ui.classroom.rooms import client_address, room_store
-from ui.classroom.session import leave, notice, role, state
+from ui.classroom.session import forget_class, leave, notice, role, state
 
 JOIN_TRIES, JOIN_WINDOW_S = 5, 60.0   # unknown codes a session may try per window
 MAX_KEY_CHARS = 64
@@ -251,10 +251,8 @@ def _become_student(code: str, offline: bool) -> None:
     sends the browser something: a rerun asked for meanwhile (the browser's follower id arriving) stops a run at
     such a call, and a run stopped with the state unsaid would join again, under the browser's id, and the class
     would count one student twice until the first id's presence lapsed (seen filling a class of 500 at 499)."""
+    forget_class()
     s = state()
-    if s.role == "student":
-        wake.forget()
-    s.leave()
     s.role, s.code, s.following, s.offline = "student", code, True, offline
     st.query_params.pop("key", None)
     st.query_params["room"] = code

@@ -130,11 +130,17 @@ def pending_notice() -> Notice | None:
     return shown
 
 
-def leave(message: str | None = None) -> None:
-    """Back to learning alone: the page stays as it is."""
+def forget_class() -> None:
+    """The session's state forgets its class (``leave()`` without the address): nothing it does sends the browser
+    anything, so no rerun asked for meanwhile can stop a run halfway through it."""
     if role() == "student":
         wake.forget()
     state().leave()
+
+
+def leave(message: str | None = None) -> None:
+    """Back to learning alone: the page stays as it is."""
+    forget_class()
     st.query_params.pop("room", None)
     st.query_params.pop("key", None)
     if message:
